@@ -55630,14 +55630,22 @@ var init_rejection_evidence = __esm({
 });
 
 // src/evolve/strategies/repair.ts
+function repairScope(round = 1) {
+  return round > 1 ? `repair-${round}` : "repair";
+}
 async function proposeRepair(options) {
   const { context, steps, repair } = options;
   const { proposal } = repair;
   const { candidate } = proposal;
-  const scope = options.scope.within("repair");
+  const round = repair.round ?? 1;
+  const scope = options.scope.within(repairScope(round));
   const report = await diagnoseRegressions({ context, steps, repair, scope });
   const seen = { ...proposal.seen, diagnosis: report, traces: [] };
-  const data = { addressed: proposal.data.addressed, repair: true };
+  const data = {
+    addressed: proposal.data.addressed,
+    repair: true,
+    repairRound: round
+  };
   const refused = (reason) => ({ kind: "refused", seen, targets: proposal.targets, data, reason });
   if (!report) return refused("nothing broken or exposed on the whole batch");
   const patterns2 = report.patterns.filter((pattern) => pattern.kind === "systematic");
@@ -55648,7 +55656,7 @@ async function proposeRepair(options) {
       patterns: patterns2,
       harness: candidate,
       refiner: context.models.refiner,
-      rejected: [],
+      rejected: shownToRoles(repair.tried ?? []),
       skepticRounds: context.config.evolve.ecdysis.skepticRounds,
       editable: context.guard.editable
     }
@@ -55659,7 +55667,7 @@ async function proposeRepair(options) {
     ...refused(guarded2.reason ?? "no repair candidate"),
     refinement,
     guarded: { ...guarded2, applied },
-    data: { addressed: [...proposal.data.addressed, ...patterns2], repair: true }
+    data: { ...data, addressed: [...proposal.data.addressed, ...patterns2] }
   };
   return guarded2.candidate ? { ...base, kind: "candidate", candidate: guarded2.candidate } : base;
 }
@@ -55702,15 +55710,17 @@ async function diagnoseRegressions(options) {
 function taskIdOf(record3) {
   return record3.taskId;
 }
-var repairPurpose2;
+var repairPurpose2, maxRepairRounds;
 var init_repair = __esm({
   "src/evolve/strategies/repair.ts"() {
     "use strict";
     init_guard();
+    init_memory();
     init_records();
     init_stage_schemas();
     init_rejection_evidence();
     repairPurpose2 = "repair what the rejected candidate broke or exposed";
+    maxRepairRounds = 2;
   }
 });
 
@@ -55791,7 +55801,7 @@ function ecdysisRun(base) {
     validate: (proposal, state, scope) => validateEcdysis({
       ...atRound(state.sampleRound ?? 0),
       proposal,
-      scope: proposal.data.repair ? scope.within("repair") : scope
+      scope: proposal.data.repair ? scope.within(repairScope(proposal.data.repairRound)) : scope
     }),
     next: (state, step) => ({ ...next(base, state, step), ...observation(state, step) })
   };
@@ -55827,16 +55837,7 @@ function next(context, state, step) {
   const { proposal, validation, verdict } = step;
   const harness = verdict.accepted ? validation.candidates.get(verdict.candidateHash)?.harness ?? state.harness : state.harness;
   const parentHash = state.harness.hash;
-  if (state.repair) {
-    const { repair } = state;
-    const dropped2 = droppedChanges({
-      stages: validation.stages,
-      proposal: repair.proposal,
-      parentHash
-    });
-    const original = verdict.accepted ? [] : repair.rejection;
-    return { harness, memory: [...state.memory, ...repair.dropped, ...dropped2, ...original] };
-  }
+  if (state.repair) return afterRepair(context, state.repair, step, { harness, state });
   const dropped = droppedChanges({ stages: validation.stages, proposal, parentHash });
   const rejection = verdict.accepted ? [] : rejected(step, parentHash, state.sampleRound);
   const stages = validation.stages;
@@ -55845,6 +55846,28 @@ function next(context, state, step) {
   if (repairable)
     return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
   return { harness, memory: [...state.memory, ...dropped, ...rejection] };
+}
+function afterRepair(context, repair, step, after) {
+  const { proposal, validation, verdict } = step;
+  const { harness, state } = after;
+  const parentHash = state.harness.hash;
+  const stages = validation.stages;
+  const dropped = [
+    ...repair.dropped,
+    ...droppedChanges({ stages, proposal: repair.proposal, parentHash })
+  ];
+  const round = repair.round ?? 1;
+  const again = !verdict.accepted && proposal.kind === "candidate" && round < maxRepairRounds && affordable(context, proposal.seen.batch.tasks.length);
+  if (again) {
+    const tried = [...repair.tried ?? [], ...rejected(step, parentHash)];
+    return {
+      harness,
+      memory: state.memory,
+      repair: { ...repair, dropped, round: round + 1, tried }
+    };
+  }
+  const original = verdict.accepted ? [] : repair.rejection;
+  return { harness, memory: [...state.memory, ...dropped, ...original] };
 }
 function rejected(step, parentHash, sampleRound = 0) {
   const { proposal, validation, verdict } = step;

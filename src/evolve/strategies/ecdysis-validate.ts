@@ -29,8 +29,9 @@ import type { IterationSteps } from "./steps.js";
 export interface EcdysisData {
   /** The systematic patterns its edits address. */
   addressed: FailurePattern[];
-  /** A repair round: a follow-up of the rejected candidate it builds on (ecdysis.ts). */
+  /** A repair round (1 when `repairRound` is absent): a follow-up of the rejected candidate. */
   repair?: true;
+  repairRound?: number;
   /** An observe-more refusal whose next batch is fresh samples of tasks already observed. */
   freshSamples?: true;
 }
@@ -273,10 +274,9 @@ async function testOnBatch(
 /**
  * The targeted test's evidence (acceptance.ts `significant`): the failing batch tasks of the
  * patterns the candidate's edits address — after pruning, only those its remaining edits name —
- * named before the candidate ran; a fix must fix at least as many of them as make a pattern
- * systematic (`minSupport.tasks`) — a guard against a text edit that names an item — or, when
- * every edit is a typed setting that carries no text (`typedSetting`), one: no item fits in a
- * number, a boolean or an enumerated value, so the targeted p alone decides.
+ * named before the candidate ran; a fix must fix as many as make a pattern systematic
+ * (`minSupport.tasks`: a text edit could name an item), or one when every edit is a typed
+ * setting (`typedSetting`: no item fits in a number, a boolean or an enumerated value).
  */
 function namedEvidence(validation: Validation, candidateHash: string): TargetedEvidence {
   const edits = validation.candidates.get(candidateHash)?.kept ?? [];

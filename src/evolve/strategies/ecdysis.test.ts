@@ -704,6 +704,42 @@ describe("ecdysis strategy", () => {
     expect(result.rejectedProposals).toEqual([]);
   });
 
+  // Issue #27, seen on the bench (mediocre-refiner): the right fix (a calculator) broke tasks
+  // until error guidance came with it; the repair round diagnosed what it exposed correctly, but
+  // the roles' follow-up was wrong (a generic rule), and the fix was thrown away. A second repair
+  // round, shown the rejected follow-up, gets another draw.
+  it("tries a second repair round, shown the first follow-up's rejection, when the first fails", async () => {
+    let repairs = 0;
+    const { result, calls } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 4, fault: "calc", categories: ["a"] }),
+        ...specs({ prefix: "n", count: 6, categories: ["b"] }),
+      ],
+      heldout: specs({ prefix: "h", count: 4, fault: "calc", categories: ["a"] }),
+      breaks: { "fix:calc": "b" },
+      evolve: { maxIterations: 1 },
+      propose: (patterns) =>
+        patterns.some((pattern) => pattern.name === "none")
+          ? [
+              ruleEdit(
+                repairs++ === 0 ? "wrong" : "none",
+                patterns.map((p) => p.id),
+              ),
+            ]
+          : patterns.map((pattern) => ruleEdit(pattern.name, [pattern.id])),
+    });
+    expect(result.iterations.map((record) => [record.verdict, record.followUp?.n])).toEqual([
+      ["rejected", undefined],
+      ["rejected", 1],
+      ["accepted", 2],
+    ]);
+    expect(calls.refine.map((call) => call.rejected.length)).toEqual([0, 0, 1]);
+    expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+      { kind: "add_rule", text: "fix:none" },
+    ]);
+  });
+
   it("stops at once when every batch task passes", async () => {
     const { result, calls } = await run({
       train: specs({ prefix: "n", count: 4 }),

@@ -9,7 +9,13 @@ import { type ObservingState, proposeEcdysis } from "./ecdysis-propose.js";
 import { observeMoreReason } from "./ecdysis-stop.js";
 import { type EcdysisData, ecdysisStreams, validateEcdysis } from "./ecdysis-validate.js";
 import { exposed, regressions } from "./rejection-evidence.js";
-import { type PendingRepair, proposeRepair, repairPurpose } from "./repair.js";
+import {
+  maxRepairRounds,
+  type PendingRepair,
+  proposeRepair,
+  repairPurpose,
+  repairScope,
+} from "./repair.js";
 import { type IterationSteps, plainSteps } from "./steps.js";
 
 /**
@@ -54,7 +60,7 @@ function ecdysisRun(base: RunContext): StrategyRun<EcdysisState, EcdysisData> {
       validateEcdysis({
         ...atRound(state.sampleRound ?? 0),
         proposal,
-        scope: proposal.data.repair ? scope.within("repair") : scope,
+        scope: proposal.data.repair ? scope.within(repairScope(proposal.data.repairRound)) : scope,
       }),
     next: (state, step) => ({ ...next(base, state, step), ...observation(state, step) }),
   };
@@ -120,17 +126,7 @@ function next(context: RunContext, state: EcdysisState, step: LoopStep<EcdysisDa
     ? (validation.candidates.get(verdict.candidateHash)?.harness ?? state.harness)
     : state.harness;
   const parentHash = state.harness.hash;
-  if (state.repair) {
-    // A repair round's dropped changes are remembered with the proposal it repairs.
-    const { repair } = state;
-    const dropped = droppedChanges({
-      stages: validation.stages,
-      proposal: repair.proposal,
-      parentHash,
-    });
-    const original = verdict.accepted ? [] : repair.rejection;
-    return { harness, memory: [...state.memory, ...repair.dropped, ...dropped, ...original] };
-  }
+  if (state.repair) return afterRepair(context, state.repair, step, { harness, state });
   const dropped = droppedChanges({ stages: validation.stages, proposal, parentHash });
   const rejection = verdict.accepted ? [] : rejected(step, parentHash, state.sampleRound);
   const stages = validation.stages;
@@ -144,6 +140,43 @@ function next(context: RunContext, state: EcdysisState, step: LoopStep<EcdysisDa
   if (repairable)
     return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
   return { harness, memory: [...state.memory, ...dropped, ...rejection] };
+}
+
+/**
+ * The state after a repair round. Its dropped changes are remembered with the proposal it
+ * repairs; a rejected follow-up gets another round while `maxRepairRounds` and the budget allow
+ * (shown what was tried), else the repaired proposal is remembered as rejected.
+ */
+function afterRepair(
+  context: RunContext,
+  repair: PendingRepair,
+  step: LoopStep<EcdysisData>,
+  after: { harness: EcdysisState["harness"]; state: EcdysisState },
+): EcdysisState {
+  const { proposal, validation, verdict } = step;
+  const { harness, state } = after;
+  const parentHash = state.harness.hash;
+  const stages = validation.stages;
+  const dropped = [
+    ...repair.dropped,
+    ...droppedChanges({ stages, proposal: repair.proposal, parentHash }),
+  ];
+  const round = repair.round ?? 1;
+  const again =
+    !verdict.accepted &&
+    proposal.kind === "candidate" &&
+    round < maxRepairRounds &&
+    affordable(context, proposal.seen.batch.tasks.length);
+  if (again) {
+    const tried = [...(repair.tried ?? []), ...rejected(step, parentHash)];
+    return {
+      harness,
+      memory: state.memory,
+      repair: { ...repair, dropped, round: round + 1, tried },
+    };
+  }
+  const original = verdict.accepted ? [] : repair.rejection;
+  return { harness, memory: [...state.memory, ...dropped, ...original] };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { DiagnosisReport } from "../../diagnose/diagnose-batch.js";
 import type { RolloutRecord } from "../../eval/types.js";
 import { guardRefinement } from "../guard.js";
-import type { RememberedProposal } from "../memory.js";
+import { type RememberedProposal, shownToRoles } from "../memory.js";
 import { passMapOf } from "../records.js";
 import type { RunContext } from "../run-context.js";
 import { stageSchemas } from "../stage-schemas.js";
@@ -24,6 +24,22 @@ export interface PendingRepair {
   stages: ValidationStage[];
   dropped: RememberedProposal[];
   rejection: RememberedProposal[];
+  /** Which repair round of this candidate is next (1, then 2: `maxRepairRounds`). */
+  round?: number;
+  /** The follow-ups earlier rounds tried and had rejected, shown to the roles. */
+  tried?: RememberedProposal[];
+}
+
+/**
+ * Repair rounds per rejected candidate at most. A second round is shown the first's rejected
+ * follow-up: a wrong diagnosis of what the candidate exposed (a generic rule for a tool's
+ * malformed calls) otherwise throws away a right fix that only needed the right companion.
+ */
+export const maxRepairRounds = 2;
+
+/** The journal scope of a repair round: `repair`, then `repair-2`. */
+export function repairScope(round = 1): string {
+  return round > 1 ? `repair-${round}` : "repair";
 }
 
 /**
@@ -46,10 +62,15 @@ export async function proposeRepair(options: {
   const { context, steps, repair } = options;
   const { proposal } = repair;
   const { candidate } = proposal;
-  const scope = options.scope.within("repair");
+  const round = repair.round ?? 1;
+  const scope = options.scope.within(repairScope(round));
   const report = await diagnoseRegressions({ context, steps, repair, scope });
   const seen: Observation = { ...proposal.seen, diagnosis: report, traces: [] };
-  const data: EcdysisData = { addressed: proposal.data.addressed, repair: true };
+  const data: EcdysisData = {
+    addressed: proposal.data.addressed,
+    repair: true,
+    repairRound: round,
+  };
   const refused = (reason: string) =>
     ({ kind: "refused", seen, targets: proposal.targets, data, reason }) as const;
   if (!report) return refused("nothing broken or exposed on the whole batch");
@@ -61,7 +82,7 @@ export async function proposeRepair(options: {
       patterns,
       harness: candidate,
       refiner: context.models.refiner,
-      rejected: [],
+      rejected: shownToRoles(repair.tried ?? []),
       skepticRounds: context.config.evolve.ecdysis.skepticRounds,
       editable: context.guard.editable,
     },
@@ -72,7 +93,7 @@ export async function proposeRepair(options: {
     ...refused(guarded.reason ?? "no repair candidate"),
     refinement,
     guarded: { ...guarded, applied },
-    data: { addressed: [...proposal.data.addressed, ...patterns], repair: true as const },
+    data: { ...data, addressed: [...proposal.data.addressed, ...patterns] },
   };
   return guarded.candidate ? { ...base, kind: "candidate", candidate: guarded.candidate } : base;
 }
