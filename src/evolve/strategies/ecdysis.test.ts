@@ -674,15 +674,19 @@ describe("ecdysis strategy", () => {
     expect(result.rejectedProposals.some((proposal) => /broke 6/.test(proposal.reason))).toBe(true);
   });
 
+  /** fix:calc fixes the calc tasks and breaks category b; one iteration (its repair follows). */
+  const calcBreaksBOnce = {
+    train: [
+      ...specs({ prefix: "c", count: 4, fault: "calc", categories: ["a"] }),
+      ...specs({ prefix: "n", count: 6, categories: ["b"] }),
+    ],
+    heldout: specs({ prefix: "h", count: 4, fault: "calc", categories: ["a"] }),
+    breaks: { "fix:calc": "b" },
+    evolve: { maxIterations: 1 },
+  };
   it("repairs what a candidate broke: the next proposal diagnoses the regressions and validates the fix on top", async () => {
     const { result, calls } = await run({
-      train: [
-        ...specs({ prefix: "c", count: 4, fault: "calc", categories: ["a"] }),
-        ...specs({ prefix: "n", count: 6, categories: ["b"] }),
-      ],
-      heldout: specs({ prefix: "h", count: 4, fault: "calc", categories: ["a"] }),
-      breaks: { "fix:calc": "b" },
-      evolve: { maxIterations: 1 },
+      ...calcBreaksBOnce,
     });
     const [rejected, repair] = result.iterations;
     expect(stageOf(rejected, "cheap validation")?.comparison?.broken.length).toBeGreaterThan(0);
@@ -711,13 +715,7 @@ describe("ecdysis strategy", () => {
   it("tries a second repair round, shown the first follow-up's rejection, when the first fails", async () => {
     let repairs = 0;
     const { result, calls } = await run({
-      train: [
-        ...specs({ prefix: "c", count: 4, fault: "calc", categories: ["a"] }),
-        ...specs({ prefix: "n", count: 6, categories: ["b"] }),
-      ],
-      heldout: specs({ prefix: "h", count: 4, fault: "calc", categories: ["a"] }),
-      breaks: { "fix:calc": "b" },
-      evolve: { maxIterations: 1 },
+      ...calcBreaksBOnce,
       propose: (patterns) =>
         patterns.some((pattern) => pattern.name === "none")
           ? [
