@@ -66004,6 +66004,9 @@ function spendEstimates(estimate) {
     )
   };
 }
+function benchScopes(result) {
+  return [allWorlds, ...result.worlds.map((world2) => world2.name)];
+}
 function findComparison(comparisons, query) {
   return comparisons.find(
     (comparison) => comparison.left === query.left && comparison.right === query.right && comparison.budgetEvals === query.budgetEvals && comparison.refiner === (query.refiner ?? "world") && comparison.scope === (query.scope ?? allWorlds)
@@ -66059,7 +66062,7 @@ function verdictOf(value, bar2, strict = false) {
 }
 function checkClaims(result) {
   const checks = [];
-  const scopes = [allWorlds, ...result.worlds.map((world2) => world2.name)];
+  const scopes = benchScopes(result);
   for (const budgetEvals of result.settings.budgets) {
     for (const scope of scopes) checks.push(...claimsFor({ result, budgetEvals, scope }));
   }
@@ -66248,7 +66251,7 @@ function armMedian(runs, pick3) {
   return value === null ? "\u2013" : f.accuracy(value);
 }
 function headlineTable(result, budgetEvals) {
-  const scopes = [allWorlds, ...result.worlds.map((world2) => world2.name)];
+  const scopes = benchScopes(result);
   const rows = scopes.flatMap((scope) => {
     const iterative = findComparison(result.comparisons, {
       left: "ecdysis",
@@ -66308,7 +66311,7 @@ function budgetUseTable(result) {
   ].join("\n");
 }
 function decompositionTable(result, budgetEvals) {
-  const scopes = [allWorlds, ...result.worlds.map((world2) => world2.name)];
+  const scopes = benchScopes(result);
   const cell2 = (comparison, pick3) => comparison ? pick3(comparison) : "\u2013";
   const rows = scopes.map((scope) => {
     const find = (left, right, refiner) => findComparison(result.comparisons, { left, right, budgetEvals, refiner, scope });
@@ -66469,7 +66472,7 @@ function claimByConstruction(claim2, worlds) {
 // src/bench/spend-markdown.ts
 var threeUnitDefinition = "*In three units*: the same held-out time-to-match (the same A*, first-reach rule, 0\xD7 for a pair where Ecdysis never reached A*, no-target pairs left out) with each arm's cost counted three ways: training wall time, and the training rollouts and LLM calls spent through the iteration that made its first harness at A* current (summed from the run's journal). Pipelining shortens wall time, not rollouts or calls; a pair whose runs recorded no spend is left out of those two (n says how many remain).";
 function threeUnitTable(result, budgetEvals) {
-  const scopes = [allWorlds, ...result.worlds.map((world2) => world2.name)];
+  const scopes = benchScopes(result);
   const ratio2 = formatters.ratio;
   const rows = scopes.flatMap((scope) => {
     const comparison = findComparison(result.comparisons, {

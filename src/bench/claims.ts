@@ -1,5 +1,5 @@
 import { median } from "./bootstrap.js";
-import { allWorlds, findComparison } from "./comparisons.js";
+import { allWorlds, benchScopes, findComparison } from "./comparisons.js";
 import { accommodationCheck, baselineSpendShare, fairBaselineCheck } from "./conduct-claims.js";
 import type { BenchResult, BenchRun, Comparison, Estimate } from "./types.js";
 
@@ -66,7 +66,7 @@ export function verdictOf(value: Estimate, bar: number, strict = false): Verdict
  */
 export function checkClaims(result: BenchResult): ClaimCheck[] {
   const checks: ClaimCheck[] = [];
-  const scopes = [allWorlds, ...result.worlds.map((world) => world.name)];
+  const scopes = benchScopes(result);
   for (const budgetEvals of result.settings.budgets) {
     for (const scope of scopes) checks.push(...claimsFor({ result, budgetEvals, scope }));
   }

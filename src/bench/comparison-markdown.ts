@@ -1,6 +1,6 @@
 import { median } from "./bootstrap.js";
 import { formatEstimate } from "./claims.js";
-import { allWorlds, findComparison } from "./comparisons.js";
+import { allWorlds, benchScopes, findComparison } from "./comparisons.js";
 import type { BenchResult, BenchRun, Comparison, Match, ProbeTrajectory } from "./types.js";
 
 /** Formatters shared by the report and the README section. */
@@ -51,7 +51,7 @@ function armMedian(runs: BenchRun[], pick: (run: BenchRun) => number): string {
 
 /** Ecdysis versus the baseline at one budget: one row for all worlds, then one per world. */
 export function headlineTable(result: BenchResult, budgetEvals: number): string {
-  const scopes = [allWorlds, ...result.worlds.map((world) => world.name)];
+  const scopes = benchScopes(result);
   const rows = scopes.flatMap((scope) => {
     const iterative = findComparison(result.comparisons, {
       left: "ecdysis",
@@ -122,7 +122,7 @@ export function budgetUseTable(result: BenchResult): string {
  * off (what pipelining contributes, and how the serial Ecdysis fares against the baseline).
  */
 export function decompositionTable(result: BenchResult, budgetEvals: number): string {
-  const scopes = [allWorlds, ...result.worlds.map((world) => world.name)];
+  const scopes = benchScopes(result);
   const cell = (comparison: Comparison | undefined, pick: (c: Comparison) => string) =>
     comparison ? pick(comparison) : "–";
   const rows = scopes.map((scope) => {

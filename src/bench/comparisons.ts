@@ -152,6 +152,11 @@ function spendEstimates(
   };
 }
 
+/** The scopes a bench reports, in order: all worlds, then each world. */
+export function benchScopes(result: { worlds: readonly { name: string }[] }): string[] {
+  return [allWorlds, ...result.worlds.map((world) => world.name)];
+}
+
 /** The comparison of left versus right on a scope, budget and refiner variant, if it was made. */
 export function findComparison(
   comparisons: readonly Comparison[],

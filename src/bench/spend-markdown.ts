@@ -1,6 +1,6 @@
 import { formatEstimate } from "./claims.js";
 import { formatters } from "./comparison-markdown.js";
-import { allWorlds, findComparison } from "./comparisons.js";
+import { benchScopes, findComparison } from "./comparisons.js";
 import type { BenchResult, BenchRun } from "./types.js";
 
 /** How the time-to-match is counted in its three units, for bench.md and the README section. */
@@ -12,7 +12,7 @@ export const threeUnitDefinition =
  * and LLM calls, both ways: one row for all worlds, then one per world.
  */
 export function threeUnitTable(result: BenchResult, budgetEvals: number): string {
-  const scopes = [allWorlds, ...result.worlds.map((world) => world.name)];
+  const scopes = benchScopes(result);
   const ratio = formatters.ratio;
   const rows = scopes.flatMap((scope) => {
     const comparison = findComparison(result.comparisons, {
