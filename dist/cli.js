@@ -63937,7 +63937,8 @@ function genericFix(unit, seen) {
   return {
     module: seen.kind === "command" ? "command" : "prompt",
     explanation: "The model is careless on these tasks",
-    action: ruleAction(seen, pick2(genericRules, unit))
+    action: ruleAction(seen, pick2(genericRules, unit)),
+    guess: true
   };
 }
 function itemHintFix(keyPhrase, seen) {
@@ -63947,7 +63948,8 @@ function itemHintFix(keyPhrase, seen) {
     action: ruleAction(
       seen,
       `When a question mentions ${keyPhrase}, re-read every detail of it before answering.`
-    )
+    ),
+    guess: true
   };
 }
 function alreadyInEffect(action, seen) {
@@ -64057,6 +64059,11 @@ function diagnosis(world2, block, seed2) {
   );
   return {
     diagnoses: objects(block.patterns).flatMap((pattern) => {
+      const earlier = earlierAttempts(pattern);
+      const avoid = {
+        rejected: [...rejectedChanges, ...earlier.ruledOut],
+        inconclusive: earlier.inconclusive
+      };
       const examples = objects(pattern.examples);
       const shown = causesShown(examples, seen.config);
       const causes = shown.length > 0 ? shown : [
@@ -64075,12 +64082,14 @@ function diagnosis(world2, block, seed2) {
           ...examples.map((example) => text2(example.task)),
           seed2,
           ...rejectedChanges,
+          ...earlier.ruledOut,
+          ...earlier.inconclusive,
           // A single cause keeps the key it always had; each of several gets its own draws.
           ...causes.length > 1 ? [cause] : []
         ];
         const { fix, unit } = chooseUnrejectedFix(
           { world: world2, cause, n, key, example: first, seen },
-          rejectedChanges
+          avoid
         );
         return {
           patternId: text2(pattern.id),
@@ -64092,13 +64101,17 @@ function diagnosis(world2, block, seed2) {
     })
   };
 }
-function wasRejected(fix, rejected2) {
+function earlierAttempts(pattern) {
+  const attempts = objects(pattern.previousAttempts);
+  const changes = (inconclusive) => attempts.filter((attempt2) => text2(attempt2.outcome) === "inconclusive" === inconclusive).flatMap((attempt2) => Array.isArray(attempt2.changes) ? attempt2.changes.map(text2) : []);
+  return { ruledOut: changes(false), inconclusive: changes(true) };
+}
+function wasRejected(fix, avoid) {
   const action = fix.action;
   if (!action) return false;
   const marker = action.kind === "set" ? `${action.path}` : action.text;
-  return rejected2.some(
-    (change2) => change2.includes(marker) && (action.kind !== "set" || change2.includes(String(action.value).slice(0, 40)))
-  );
+  const names2 = (change2) => change2.includes(marker) && (action.kind !== "set" || change2.includes(String(action.value).slice(0, 40)));
+  return avoid.rejected.some(names2) || fix.guess === true && avoid.inconclusive.some(names2);
 }
 function chooseUnrejectedFix(options, rejected2) {
   let key = options.key;

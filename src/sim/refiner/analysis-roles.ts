@@ -164,6 +164,11 @@ export function diagnosis(world: World, block: JsonObject, seed: number): JsonOb
   );
   return {
     diagnoses: objects(block.patterns).flatMap((pattern) => {
+      const earlier = earlierAttempts(pattern);
+      const avoid = {
+        rejected: [...rejectedChanges, ...earlier.ruledOut],
+        inconclusive: earlier.inconclusive,
+      };
       const examples = objects(pattern.examples);
       const shown = causesShown(examples, seen.config);
       const causes =
@@ -185,12 +190,14 @@ export function diagnosis(world: World, block: JsonObject, seed: number): JsonOb
           ...examples.map((example) => text(example.task)),
           seed,
           ...rejectedChanges,
+          ...earlier.ruledOut,
+          ...earlier.inconclusive,
           // A single cause keeps the key it always had; each of several gets its own draws.
           ...(causes.length > 1 ? [cause] : []),
         ];
         const { fix, unit } = chooseUnrejectedFix(
           { world, cause, n, key, example: first, seen },
-          rejectedChanges,
+          avoid,
         );
         return {
           patternId: text(pattern.id),
@@ -203,22 +210,44 @@ export function diagnosis(world: World, block: JsonObject, seed: number): JsonOb
   };
 }
 
-/** Whether a rejected change names the same action (same field, or the same added text). */
-function wasRejected(fix: Fix, rejected: string[]): boolean {
+/**
+ * What a pattern's own earlier attempts (`previousAttempts`, shown beside it) tell the model: the
+ * changes rejected outright, and those whose outcome was inconclusive (pruned on an earlier
+ * harness, where another failure may have masked them).
+ */
+function earlierAttempts(pattern: JsonObject): { ruledOut: string[]; inconclusive: string[] } {
+  const attempts = objects(pattern.previousAttempts);
+  const changes = (inconclusive: boolean) =>
+    attempts
+      .filter((attempt) => (text(attempt.outcome) === "inconclusive") === inconclusive)
+      .flatMap((attempt) => (Array.isArray(attempt.changes) ? attempt.changes.map(text) : []));
+  return { ruledOut: changes(false), inconclusive: changes(true) };
+}
+
+/** Changes the model will not propose again: rejected ones, and inconclusive ones it only guessed. */
+interface Avoided {
+  rejected: string[];
+  inconclusive: string[];
+}
+
+/**
+ * Whether a tried change names the same action (same field, or the same added text): rejected,
+ * or inconclusive and only guessed (a model that sees the cause may retry a masked fix).
+ */
+function wasRejected(fix: Fix, avoid: Avoided): boolean {
   const action = fix.action;
   if (!action) return false;
   const marker = action.kind === "set" ? `${action.path}` : action.text;
-  return rejected.some(
-    (change) =>
-      change.includes(marker) &&
-      (action.kind !== "set" || change.includes(String(action.value).slice(0, 40))),
-  );
+  const names = (change: string) =>
+    change.includes(marker) &&
+    (action.kind !== "set" || change.includes(String(action.value).slice(0, 40)));
+  return avoid.rejected.some(names) || (fix.guess === true && avoid.inconclusive.some(names));
 }
 
 /** Draws a fix, re-thinking (a fresh draw) when the first idea is one that was already rejected. */
 function chooseUnrejectedFix(
   options: Parameters<typeof chooseFix>[0],
-  rejected: string[],
+  rejected: Avoided,
 ): { fix: Fix; unit: number } {
   let key = options.key;
   let fix = chooseFix(options);

@@ -8,6 +8,11 @@ export interface Fix {
   module: HarnessModule | "command";
   explanation: string;
   action: FixAction | null;
+  /**
+   * Proposed without seeing the cause (a generic rule, an item hint): told it was tried for the
+   * pattern and came to nothing, even inconclusively, a model tries something else.
+   */
+  guess?: true;
 }
 
 /** The instruction a format fix installs (recognised by the agent side). */
@@ -183,6 +188,7 @@ export function genericFix(unit: number, seen: HarnessSeen): Fix {
     module: seen.kind === "command" ? "command" : "prompt",
     explanation: "The model is careless on these tasks",
     action: ruleAction(seen, pick(genericRules, unit)),
+    guess: true,
   };
 }
 
@@ -195,6 +201,7 @@ export function itemHintFix(keyPhrase: string, seen: HarnessSeen): Fix {
       seen,
       `When a question mentions ${keyPhrase}, re-read every detail of it before answering.`,
     ),
+    guess: true,
   };
 }
 

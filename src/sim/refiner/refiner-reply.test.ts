@@ -308,6 +308,46 @@ describe("refiner-side sim", () => {
       for (const change of proposed) expect(diagnosis.rootCause).not.toContain(`Fix: ${change}`);
   });
 
+  it("does not guess again a rule its pattern's earlier attempts came to nothing with", async () => {
+    // A mediocre refiner without item hints: most one-instance diagnoses are generic rules.
+    const mediocre = await loadWorld("mediocre-refiner");
+    const world: World = { ...mediocre, refiner: { ...mediocre.refiner, hintTendencyAtOne: 0 } };
+    const compute = (await tasksOf("mediocre-refiner"))
+      .filter((task) => task.category === "arithmetic" || task.category === "unit-conversion")
+      .map((task) => task.input);
+    const harness = { config: { tools: { calculator: { enabled: false } } }, rules: [] };
+    const ruleOf = (rootCause: string) =>
+      rootCause.startsWith("The model is careless") ? /"([^"]+)"/.exec(rootCause)?.[1] : undefined;
+    const ask = (outcome?: string, tried: Map<string, string> = new Map()) => {
+      const patterns = compute.map((task, index) => {
+        const rule = tried.get(`p${index}`);
+        const previousAttempts = rule
+          ? [{ changes: [`Add a rule saying "${rule}".`], outcome, why: "pruned: fixed none" }]
+          : undefined;
+        const support = { tasks: 1, categories: 1 };
+        return {
+          id: `p${index}`,
+          name: "wrong",
+          support,
+          examples: [wrong(task)],
+          previousAttempts,
+        };
+      });
+      const block = { patterns, harness, rejected: [] };
+      return diagnosesSchema.parse(refinerReply(world, roleRequest(block), "diagnosis")).diagnoses;
+    };
+    const guessed = new Map(
+      ask().flatMap((d) => {
+        const rule = ruleOf(d.rootCause);
+        return rule ? [[d.patternId, rule] as const] : [];
+      }),
+    );
+    expect(guessed.size).toBeGreaterThan(3);
+    for (const outcome of ["inconclusive", "rejected on an earlier harness"])
+      for (const again of ask(outcome, guessed).filter((d) => guessed.has(d.patternId)))
+        expect(ruleOf(again.rootCause)).not.toBe(guessed.get(again.patternId));
+  });
+
   it("one-instance wrong answers sometimes become item-specific hints naming the key phrase", async () => {
     const world = await loadWorld("quickstart");
     const tasks = (await tasksOf("quickstart"))
