@@ -20848,9 +20848,14 @@ var init_strategy_options = __esm({
       /**
        * When a candidate breaks tasks that passed before, or its targets now fail differently
        * (masked by another failure), diagnose those failures with the candidate's others and
-       * refine a follow-up change on top of it (one round) before giving the proposal up.
+       * refine a follow-up change on top of it (`repairRounds` rounds) before giving the proposal up.
        */
       repairRegressions: external_exports.boolean().default(true),
+      /**
+       * Repair rounds a rejected candidate may get, each started only while a batch still fits in
+       * the budget; a later round is shown the follow-ups the earlier ones had rejected.
+       */
+      repairRounds: external_exports.number().int().min(1).max(5).default(2),
       /** Proposals a systematic pattern may get (rejected ones are shown to later attempts). */
       maxAttemptsPerPattern: external_exports.number().int().min(1).default(3)
     }).strict();
@@ -55710,7 +55715,7 @@ async function diagnoseRegressions(options) {
 function taskIdOf(record3) {
   return record3.taskId;
 }
-var repairPurpose2, maxRepairRounds;
+var repairPurpose2;
 var init_repair = __esm({
   "src/evolve/strategies/repair.ts"() {
     "use strict";
@@ -55720,7 +55725,6 @@ var init_repair = __esm({
     init_stage_schemas();
     init_rejection_evidence();
     repairPurpose2 = "repair what the rejected candidate broke or exposed";
-    maxRepairRounds = 2;
   }
 });
 
@@ -55857,7 +55861,7 @@ function afterRepair(context, repair, step, after) {
     ...droppedChanges({ stages, proposal: repair.proposal, parentHash })
   ];
   const round = repair.round ?? 1;
-  const again = !verdict.accepted && proposal.kind === "candidate" && round < maxRepairRounds && affordable(context, proposal.seen.batch.tasks.length);
+  const again = !verdict.accepted && proposal.kind === "candidate" && round < context.config.evolve.ecdysis.repairRounds && affordable(context, proposal.seen.batch.tasks.length);
   if (again) {
     const tried = [...repair.tried ?? [], ...rejected(step, parentHash)];
     return {

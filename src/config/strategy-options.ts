@@ -41,9 +41,14 @@ export const ecdysisOptionsSchema = z
     /**
      * When a candidate breaks tasks that passed before, or its targets now fail differently
      * (masked by another failure), diagnose those failures with the candidate's others and
-     * refine a follow-up change on top of it (one round) before giving the proposal up.
+     * refine a follow-up change on top of it (`repairRounds` rounds) before giving the proposal up.
      */
     repairRegressions: z.boolean().default(true),
+    /**
+     * Repair rounds a rejected candidate may get, each started only while a batch still fits in
+     * the budget; a later round is shown the follow-ups the earlier ones had rejected.
+     */
+    repairRounds: z.number().int().min(1).max(5).default(2),
     /** Proposals a systematic pattern may get (rejected ones are shown to later attempts). */
     maxAttemptsPerPattern: z.number().int().min(1).default(3),
   })

@@ -712,20 +712,21 @@ describe("ecdysis strategy", () => {
   // until error guidance came with it; the repair round diagnosed what it exposed correctly, but
   // the roles' follow-up was wrong (a generic rule), and the fix was thrown away. A second repair
   // round, shown the rejected follow-up, gets another draw.
-  it("tries a second repair round, shown the first follow-up's rejection, when the first fails", async () => {
+  /** Roles whose first repair follow-up is wrong (`fix:wrong`) and whose later ones are right. */
+  function wrongFirstRepair() {
     let repairs = 0;
-    const { result, calls } = await run({
-      ...calcBreaksBOnce,
-      propose: (patterns) =>
-        patterns.some((pattern) => pattern.name === "none")
-          ? [
-              ruleEdit(
-                repairs++ === 0 ? "wrong" : "none",
-                patterns.map((p) => p.id),
-              ),
-            ]
-          : patterns.map((pattern) => ruleEdit(pattern.name, [pattern.id])),
-    });
+    return (patterns: { id: string; name: string }[]) =>
+      patterns.some((pattern) => pattern.name === "none")
+        ? [
+            ruleEdit(
+              repairs++ === 0 ? "wrong" : "none",
+              patterns.map((p) => p.id),
+            ),
+          ]
+        : patterns.map((pattern) => ruleEdit(pattern.name, [pattern.id]));
+  }
+  it("tries a second repair round, shown the first follow-up's rejection, when the first fails", async () => {
+    const { result, calls } = await run({ ...calcBreaksBOnce, propose: wrongFirstRepair() });
     expect(result.iterations.map((record) => [record.verdict, record.followUp?.n])).toEqual([
       ["rejected", undefined],
       ["rejected", 1],
@@ -736,6 +737,19 @@ describe("ecdysis strategy", () => {
       { kind: "add_rule", text: "fix:calc" },
       { kind: "add_rule", text: "fix:none" },
     ]);
+  });
+
+  it("gives a rejected candidate only the repair rounds evolve.ecdysis.repairRounds allows", async () => {
+    const { result } = await run({
+      ...calcBreaksBOnce,
+      evolve: { ...calcBreaksBOnce.evolve, ecdysis: { repairRounds: 1 } },
+      propose: wrongFirstRepair(),
+    });
+    expect(result.iterations.map((record) => [record.verdict, record.followUp?.n])).toEqual([
+      ["rejected", undefined],
+      ["rejected", 1],
+    ]);
+    expect(result.acceptedEdits).toEqual([]);
   });
 
   it("stops at once when every batch task passes", async () => {

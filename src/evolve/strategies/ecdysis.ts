@@ -10,7 +10,6 @@ import { observeMoreReason } from "./ecdysis-stop.js";
 import { type EcdysisData, ecdysisStreams, validateEcdysis } from "./ecdysis-validate.js";
 import { exposed, regressions } from "./rejection-evidence.js";
 import {
-  maxRepairRounds,
   type PendingRepair,
   proposeRepair,
   repairPurpose,
@@ -144,8 +143,10 @@ function next(context: RunContext, state: EcdysisState, step: LoopStep<EcdysisDa
 
 /**
  * The state after a repair round. Its dropped changes are remembered with the proposal it
- * repairs; a rejected follow-up gets another round while `maxRepairRounds` and the budget allow
- * (shown what was tried), else the repaired proposal is remembered as rejected.
+ * repairs; a rejected follow-up gets another round while `evolve.ecdysis.repairRounds` and the
+ * budget allow (shown what was tried: a wrong diagnosis of what the candidate exposed — a generic
+ * rule for a tool's malformed calls — otherwise throws away a right fix that only needed the
+ * right companion), else the repaired proposal is remembered as rejected.
  */
 function afterRepair(
   context: RunContext,
@@ -165,7 +166,7 @@ function afterRepair(
   const again =
     !verdict.accepted &&
     proposal.kind === "candidate" &&
-    round < maxRepairRounds &&
+    round < context.config.evolve.ecdysis.repairRounds &&
     affordable(context, proposal.seen.batch.tasks.length);
   if (again) {
     const tried = [...(repair.tried ?? []), ...rejected(step, parentHash)];

@@ -24,18 +24,11 @@ export interface PendingRepair {
   stages: ValidationStage[];
   dropped: RememberedProposal[];
   rejection: RememberedProposal[];
-  /** Which repair round of this candidate is next (1, then 2: `maxRepairRounds`). */
+  /** Which repair round of this candidate is next (1, 2, … up to `evolve.ecdysis.repairRounds`). */
   round?: number;
   /** The follow-ups earlier rounds tried and had rejected, shown to the roles. */
   tried?: RememberedProposal[];
 }
-
-/**
- * Repair rounds per rejected candidate at most. A second round is shown the first's rejected
- * follow-up: a wrong diagnosis of what the candidate exposed (a generic rule for a tool's
- * malformed calls) otherwise throws away a right fix that only needed the right companion.
- */
-export const maxRepairRounds = 2;
 
 /** The journal scope of a repair round: `repair`, then `repair-2`. */
 export function repairScope(round = 1): string {
