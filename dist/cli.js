@@ -64117,15 +64117,15 @@ function wasRejected(fix, avoid) {
   const names2 = (change2) => change2.includes(marker) && (action.kind !== "set" || change2.includes(String(action.value).slice(0, 40)));
   return avoid.rejected.some(names2) || fix.guess === true && avoid.inconclusive.some(names2);
 }
-function chooseUnrejectedFix(options, rejected2) {
+function chooseUnrejectedFix(options, avoid) {
   let key = options.key;
   let fix = chooseFix(options);
-  for (let attempt2 = 1; attempt2 <= 3 && wasRejected(fix, rejected2); attempt2++) {
+  for (let attempt2 = 1; attempt2 <= 3 && wasRejected(fix, avoid); attempt2++) {
     key = [...options.key, "rethink", attempt2];
     fix = chooseFix({ ...options, key });
   }
   const unit = draw(...key, "wording");
-  if (wasRejected(fix, rejected2))
+  if (wasRejected(fix, avoid))
     return {
       fix: {
         module: fix.module,

@@ -244,19 +244,19 @@ function wasRejected(fix: Fix, avoid: Avoided): boolean {
   return avoid.rejected.some(names) || (fix.guess === true && avoid.inconclusive.some(names));
 }
 
-/** Draws a fix, re-thinking (a fresh draw) when the first idea is one that was already rejected. */
+/** Draws a fix, re-thinking (a fresh draw) when the first idea is one the model avoids. */
 function chooseUnrejectedFix(
   options: Parameters<typeof chooseFix>[0],
-  rejected: Avoided,
+  avoid: Avoided,
 ): { fix: Fix; unit: number } {
   let key = options.key;
   let fix = chooseFix(options);
-  for (let attempt = 1; attempt <= 3 && wasRejected(fix, rejected); attempt++) {
+  for (let attempt = 1; attempt <= 3 && wasRejected(fix, avoid); attempt++) {
     key = [...options.key, "rethink", attempt];
     fix = chooseFix({ ...options, key });
   }
   const unit = draw(...key, "wording");
-  if (wasRejected(fix, rejected))
+  if (wasRejected(fix, avoid))
     return {
       fix: {
         module: fix.module,
