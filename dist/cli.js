@@ -55845,14 +55845,16 @@ function next(context, state, step) {
   const dropped = droppedChanges({ stages: validation.stages, proposal, parentHash });
   const rejection = verdict.accepted ? [] : rejected(step, parentHash, state.sampleRound);
   const stages = validation.stages;
-  const repairable = proposal.kind === "candidate" && !verdict.accepted && context.config.evolve.ecdysis.repairRegressions && regressions(stages).length + exposed(stages).length > 0 && // A repair that cannot finish within the budget left would be cut short and dropped.
-  affordable(context, proposal.seen.batch.tasks.length);
+  const repairable = context.config.evolve.ecdysis.repairRegressions && regressions(stages).length + exposed(stages).length > 0 && repairFits(context, proposal, verdict);
   if (repairable)
     return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
   return { harness, memory: [...state.memory, ...dropped, ...rejection] };
 }
+function repairFits(context, proposal, verdict) {
+  return proposal.kind === "candidate" && !verdict.accepted && affordable(context, proposal.seen.batch.tasks.length);
+}
 function afterRepair(context, repair, step, after) {
-  const { proposal, validation, verdict } = step;
+  const { validation, verdict } = step;
   const { harness, state } = after;
   const parentHash = state.harness.hash;
   const stages = validation.stages;
@@ -55861,7 +55863,7 @@ function afterRepair(context, repair, step, after) {
     ...droppedChanges({ stages, proposal: repair.proposal, parentHash })
   ];
   const round = repair.round ?? 1;
-  const again = !verdict.accepted && proposal.kind === "candidate" && round < context.config.evolve.ecdysis.repairRounds && affordable(context, proposal.seen.batch.tasks.length);
+  const again = round < context.config.evolve.ecdysis.repairRounds && repairFits(context, step.proposal, verdict);
   if (again) {
     const tried = [...repair.tried ?? [], ...rejected(step, parentHash)];
     return {

@@ -2,19 +2,14 @@ import { refinementSummary } from "../../refine/refinement-record.js";
 import { editsSummary, type RememberedProposal, rememberedHms } from "../memory.js";
 import type { RunContext } from "../run-context.js";
 import { withSpeedups } from "../speed/index.js";
-import type { LoopStep, Strategy, StrategyRun } from "../strategy.js";
+import type { CandidateProposal, LoopStep, Strategy, StrategyRun } from "../strategy.js";
 import { type ChangeOutcome, prunedChanges, type ValidationStage } from "../validation.js";
 import { affordable } from "./ecdysis-budget.js";
 import { type ObservingState, proposeEcdysis } from "./ecdysis-propose.js";
 import { observeMoreReason } from "./ecdysis-stop.js";
 import { type EcdysisData, ecdysisStreams, validateEcdysis } from "./ecdysis-validate.js";
 import { exposed, regressions } from "./rejection-evidence.js";
-import {
-  type PendingRepair,
-  proposeRepair,
-  repairPurpose,
-  repairScope,
-} from "./repair.js";
+import { type PendingRepair, proposeRepair, repairPurpose, repairScope } from "./repair.js";
 import { type IterationSteps, plainSteps } from "./steps.js";
 
 /**
@@ -130,15 +125,28 @@ function next(context: RunContext, state: EcdysisState, step: LoopStep<EcdysisDa
   const rejection = verdict.accepted ? [] : rejected(step, parentHash, state.sampleRound);
   const stages = validation.stages;
   const repairable =
-    proposal.kind === "candidate" &&
-    !verdict.accepted &&
     context.config.evolve.ecdysis.repairRegressions &&
     regressions(stages).length + exposed(stages).length > 0 &&
-    // A repair that cannot finish within the budget left would be cut short and dropped.
-    affordable(context, proposal.seen.batch.tasks.length);
+    repairFits(context, proposal, verdict);
   if (repairable)
     return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
   return { harness, memory: [...state.memory, ...dropped, ...rejection] };
+}
+
+/**
+ * Whether a decided proposal may get a repair round: a rejected candidate, with a batch of budget
+ * left (a repair that cannot finish within the budget would be cut short and dropped).
+ */
+function repairFits(
+  context: RunContext,
+  proposal: LoopStep<EcdysisData>["proposal"],
+  verdict: LoopStep<EcdysisData>["verdict"],
+): proposal is CandidateProposal<EcdysisData> {
+  return (
+    proposal.kind === "candidate" &&
+    !verdict.accepted &&
+    affordable(context, proposal.seen.batch.tasks.length)
+  );
 }
 
 /**
@@ -154,7 +162,7 @@ function afterRepair(
   step: LoopStep<EcdysisData>,
   after: { harness: EcdysisState["harness"]; state: EcdysisState },
 ): EcdysisState {
-  const { proposal, validation, verdict } = step;
+  const { validation, verdict } = step;
   const { harness, state } = after;
   const parentHash = state.harness.hash;
   const stages = validation.stages;
@@ -164,10 +172,8 @@ function afterRepair(
   ];
   const round = repair.round ?? 1;
   const again =
-    !verdict.accepted &&
-    proposal.kind === "candidate" &&
     round < context.config.evolve.ecdysis.repairRounds &&
-    affordable(context, proposal.seen.batch.tasks.length);
+    repairFits(context, step.proposal, verdict);
   if (again) {
     const tried = [...(repair.tried ?? []), ...rejected(step, parentHash)];
     return {
