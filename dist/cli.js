@@ -53009,6 +53009,11 @@ var init_failure_pattern = __esm({
         categoryNames: external_exports.array(external_exports.string())
       }),
       examples: external_exports.array(patternExampleSchema).max(5),
+      /**
+       * The narrow patterns of the merge pooled into this one (src/diagnose/pool-narrow.ts): their
+       * names, and the decisive signals every run shares.
+       */
+      pooled: external_exports.object({ from: external_exports.array(external_exports.string()), signals: external_exports.array(external_exports.string()) }).optional(),
       kind: external_exports.enum(["systematic", "model-specific"]),
       reasons: external_exports.array(classificationReasonSchema),
       /** Re-sampling outcome: members re-run and how many of them passed on re-samples. */
@@ -53084,6 +53089,141 @@ var init_pattern_examples = __esm({
   "src/diagnose/pattern-examples.ts"() {
     "use strict";
     init_untrusted_text();
+  }
+});
+
+// src/diagnose/canonical-causes.ts
+function wordsOf(label) {
+  return [
+    ...new Set(
+      label.split("-").filter((word2) => word2 !== "" && !joiningWords.has(word2)).map(
+        (word2) => word2.length > 3 && word2.endsWith("s") && !word2.endsWith("ss") ? word2.slice(0, -1) : word2
+      )
+    )
+  ].sort().join(" ");
+}
+function mostFrequent2(labels) {
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const label of labels) counts2.set(label, (counts2.get(label) ?? 0) + 1);
+  return [...counts2.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0][0];
+}
+function canonicaliseCauses(evidence2) {
+  const signature = (item) => decisiveSignals.filter((signal) => item.signals.includes(signal)).join("+");
+  const explained = evidence2.filter((item) => item.cause !== "unexplained");
+  const bySignature = /* @__PURE__ */ new Map();
+  const byWords = /* @__PURE__ */ new Map();
+  for (const item of explained) {
+    const key = signature(item);
+    if (key !== "") bySignature.set(key, [...bySignature.get(key) ?? [], item.cause]);
+    const words = wordsOf(item.cause);
+    byWords.set(words, [...byWords.get(words) ?? [], item.cause]);
+  }
+  return evidence2.map((item) => {
+    const label = item.label ?? item.cause;
+    if (item.cause === "unexplained") return { ...item, label };
+    const key = signature(item);
+    const cause = key !== "" ? mostFrequent2(bySignature.get(key) ?? [item.cause]) : mostFrequent2(byWords.get(wordsOf(item.cause)) ?? [item.cause]);
+    return { ...item, cause, label };
+  });
+}
+var decisiveSignals, joiningWords;
+var init_canonical_causes = __esm({
+  "src/diagnose/canonical-causes.ts"() {
+    "use strict";
+    decisiveSignals = [
+      "step-limit",
+      "task-dropped",
+      "no-answer",
+      "gave-up",
+      "tool-error",
+      "numeric-mismatch",
+      "timeout",
+      "process-error",
+      "llm-error",
+      "scorer-error"
+    ];
+    joiningWords = /* @__PURE__ */ new Set([
+      "a",
+      "an",
+      "the",
+      "in",
+      "of",
+      "on",
+      "at",
+      "by",
+      "for",
+      "to",
+      "with",
+      "from",
+      "and"
+    ]);
+  }
+});
+
+// src/diagnose/pool-narrow.ts
+function poolNarrowPatterns(options) {
+  const groups = new Map(options.groups.map((group2) => [group2.groupKey, group2]));
+  const shared = (pattern) => sharedDecisive(pattern, groups);
+  const byModule = /* @__PURE__ */ new Map();
+  for (const pattern of options.patterns) {
+    if (pattern.support.tasks >= options.minTasks || shared(pattern).length === 0) continue;
+    byModule.set(pattern.module, [...byModule.get(pattern.module) ?? [], pattern]);
+  }
+  const replaced = /* @__PURE__ */ new Map();
+  for (const narrow of byModule.values()) {
+    for (const pool of pools(narrow, shared)) {
+      const taskIds = new Set(pool.members.flatMap((pattern) => pattern.taskIds));
+      if (pool.members.length < 2 || taskIds.size < options.minTasks) continue;
+      const [head, ...rest] = pool.members;
+      const pooledGroups = pool.members.flatMap(
+        (pattern) => pattern.groupKeys.flatMap((key) => groups.get(key) ?? [])
+      );
+      replaced.set(
+        head,
+        options.build({ groups: pooledGroups, head, pooled: rest, shared: pool.shared })
+      );
+      for (const pattern of rest) replaced.set(pattern, null);
+    }
+  }
+  return options.patterns.flatMap((pattern) => {
+    const replacement = replaced.get(pattern);
+    if (replacement === void 0) return [pattern];
+    return replacement === null ? [] : [replacement];
+  });
+}
+function pools(narrow, shared) {
+  let left = [...narrow].sort(
+    (a, b) => b.support.tasks - a.support.tasks || a.name.localeCompare(b.name)
+  );
+  const made = [];
+  while (left.length > 0) {
+    const [head, ...rest] = left;
+    const pool = { members: [head], shared: shared(head) };
+    left = [];
+    for (const pattern of rest) {
+      const common = pool.shared.filter((signal) => shared(pattern).includes(signal));
+      if (common.length === 0) {
+        left.push(pattern);
+        continue;
+      }
+      pool.members.push(pattern);
+      pool.shared = common;
+    }
+    made.push(pool);
+  }
+  return made;
+}
+function sharedDecisive(pattern, groups) {
+  const signalSets = pattern.groupKeys.map((key) => groups.get(key)?.signals ?? []);
+  if (signalSets.length === 0) return [];
+  return decisiveSignals.filter(
+    (signal) => signalSets.every((signals) => signals.includes(signal))
+  );
+}
+var init_pool_narrow = __esm({
+  "src/diagnose/pool-narrow.ts"() {
+    "use strict";
+    init_canonical_causes();
   }
 });
 
@@ -53229,11 +53369,26 @@ async function aggregateFailures(options) {
     if (!isStructuredOutputFailure(error62)) throw error62;
     options.onReplies?.(error62.replies);
   }
-  return {
-    patterns: applyMerge({ groups, reply, records, tasks }),
+  const merged = applyMerge({ groups, reply, records, tasks });
+  const patterns2 = options.minTasks === void 0 ? merged : poolNarrowPatterns({
+    patterns: merged,
     groups,
-    merged: reply !== null
-  };
+    minTasks: options.minTasks,
+    build: (pool) => pooledPattern(pool, { records, tasks })
+  });
+  return { patterns: patterns2, groups, merged: reply !== null };
+}
+function pooledPattern(pool, context) {
+  const { head, pooled, shared } = pool;
+  const names2 = pooled.map((pattern) => pattern.name);
+  const built = buildPattern({
+    groups: pool.groups,
+    name: head.namedBy === "llm" ? head.name : void 0,
+    description: `${head.description} Pooled with ${names2.join(", ")}: every run shows ${shared.join(", ")}.`,
+    module: head.module,
+    context
+  });
+  return { ...built, pooled: { from: [head.name, ...names2], signals: shared } };
 }
 var init_aggregate = __esm({
   "src/diagnose/aggregate.ts"() {
@@ -53242,78 +53397,11 @@ var init_aggregate = __esm({
     init_failure_notes2();
     init_failure_pattern();
     init_pattern_examples();
+    init_pool_narrow();
     init_pattern_merge();
     init_reply_schemas();
     init_structured_ask();
     init_untrusted_text();
-  }
-});
-
-// src/diagnose/canonical-causes.ts
-function wordsOf(label) {
-  return [
-    ...new Set(
-      label.split("-").filter((word2) => word2 !== "" && !joiningWords.has(word2)).map(
-        (word2) => word2.length > 3 && word2.endsWith("s") && !word2.endsWith("ss") ? word2.slice(0, -1) : word2
-      )
-    )
-  ].sort().join(" ");
-}
-function mostFrequent2(labels) {
-  const counts2 = /* @__PURE__ */ new Map();
-  for (const label of labels) counts2.set(label, (counts2.get(label) ?? 0) + 1);
-  return [...counts2.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0][0];
-}
-function canonicaliseCauses(evidence2) {
-  const signature = (item) => decisiveSignals.filter((signal) => item.signals.includes(signal)).join("+");
-  const explained = evidence2.filter((item) => item.cause !== "unexplained");
-  const bySignature = /* @__PURE__ */ new Map();
-  const byWords = /* @__PURE__ */ new Map();
-  for (const item of explained) {
-    const key = signature(item);
-    if (key !== "") bySignature.set(key, [...bySignature.get(key) ?? [], item.cause]);
-    const words = wordsOf(item.cause);
-    byWords.set(words, [...byWords.get(words) ?? [], item.cause]);
-  }
-  return evidence2.map((item) => {
-    const label = item.label ?? item.cause;
-    if (item.cause === "unexplained") return { ...item, label };
-    const key = signature(item);
-    const cause = key !== "" ? mostFrequent2(bySignature.get(key) ?? [item.cause]) : mostFrequent2(byWords.get(wordsOf(item.cause)) ?? [item.cause]);
-    return { ...item, cause, label };
-  });
-}
-var decisiveSignals, joiningWords;
-var init_canonical_causes = __esm({
-  "src/diagnose/canonical-causes.ts"() {
-    "use strict";
-    decisiveSignals = [
-      "step-limit",
-      "task-dropped",
-      "no-answer",
-      "gave-up",
-      "tool-error",
-      "numeric-mismatch",
-      "timeout",
-      "process-error",
-      "llm-error",
-      "scorer-error"
-    ];
-    joiningWords = /* @__PURE__ */ new Set([
-      "a",
-      "an",
-      "the",
-      "in",
-      "of",
-      "on",
-      "at",
-      "by",
-      "for",
-      "to",
-      "with",
-      "from",
-      "and"
-    ]);
   }
 });
 
@@ -53630,6 +53718,7 @@ async function diagnoseBatch(options) {
       records: failed3,
       tasks: options.tasks,
       refiner: options.refiner,
+      minTasks: options.minSupport.tasks,
       onReplies: (kinds2) => replies.add("pattern-merge", kinds2)
     });
     const classified = await classifyPatterns({

@@ -7,6 +7,7 @@ import type { Evidence } from "./evidence.js";
 import { kebabCause } from "./failure-notes.js";
 import { patternId, type UnclassifiedPattern } from "./failure-pattern.js";
 import { patternExamples } from "./pattern-examples.js";
+import { type PoolBuilder, poolNarrowPatterns } from "./pool-narrow.js";
 import { patternMergeTemplate } from "./prompts/pattern-merge.js";
 import {
   type PatternMergeReply,
@@ -176,6 +177,11 @@ export async function aggregateFailures(options: {
   tasks: Task[];
   refiner: ChatProvider;
   maxGroupsShown?: number;
+  /**
+   * A pattern's support threshold (`minSupport.tasks`): narrow patterns of one module whose runs
+   * share a decisive signal are pooled up to it (pool-narrow.ts). Absent: the merge as it is.
+   */
+  minTasks?: number;
   /** Hears the kind of every reply of the merge call (usable, empty, refused…). */
   onReplies?: (replies: ReplyKind[]) => void;
 }): Promise<{ patterns: UnclassifiedPattern[]; groups: FailureGroup[]; merged: boolean }> {
@@ -201,9 +207,32 @@ export async function aggregateFailures(options: {
     if (!isStructuredOutputFailure(error)) throw error;
     options.onReplies?.(error.replies);
   }
-  return {
-    patterns: applyMerge({ groups, reply, records, tasks }),
-    groups,
-    merged: reply !== null,
-  };
+  const merged = applyMerge({ groups, reply, records, tasks });
+  const patterns =
+    options.minTasks === undefined
+      ? merged
+      : poolNarrowPatterns({
+          patterns: merged,
+          groups,
+          minTasks: options.minTasks,
+          build: (pool) => pooledPattern(pool, { records, tasks }),
+        });
+  return { patterns, groups, merged: reply !== null };
+}
+
+/** The pattern of pooled narrow patterns: the first one's name and module, every one's runs. */
+function pooledPattern(
+  pool: Parameters<PoolBuilder>[0],
+  context: { records: Map<string, RolloutRecord>; tasks: Map<string, Task> },
+): UnclassifiedPattern {
+  const { head, pooled, shared } = pool;
+  const names = pooled.map((pattern) => pattern.name);
+  const built = buildPattern({
+    groups: pool.groups,
+    name: head.namedBy === "llm" ? head.name : undefined,
+    description: `${head.description} Pooled with ${names.join(", ")}: every run shows ${shared.join(", ")}.`,
+    module: head.module,
+    context,
+  });
+  return { ...built, pooled: { from: [head.name, ...names], signals: shared } };
 }

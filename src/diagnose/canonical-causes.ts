@@ -7,7 +7,7 @@ import type { Evidence } from "./evidence.js";
  * harness can tell; only runs without any (a plain wrong answer) need the note's label to tell
  * causes apart.
  */
-const decisiveSignals = [
+export const decisiveSignals = [
   "step-limit",
   "task-dropped",
   "no-answer",

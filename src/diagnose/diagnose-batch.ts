@@ -147,6 +147,7 @@ export async function diagnoseBatch(options: DiagnoseBatchOptions): Promise<Diag
       records: failed,
       tasks: options.tasks,
       refiner: options.refiner,
+      minTasks: options.minSupport.tasks,
       onReplies: (kinds) => replies.add("pattern-merge", kinds),
     });
     const classified = await classifyPatterns({

@@ -59,6 +59,11 @@ export const failurePatternSchema = z.object({
     categoryNames: z.array(z.string()),
   }),
   examples: z.array(patternExampleSchema).max(5),
+  /**
+   * The narrow patterns of the merge pooled into this one (src/diagnose/pool-narrow.ts): their
+   * names, and the decisive signals every run shares.
+   */
+  pooled: z.object({ from: z.array(z.string()), signals: z.array(z.string()) }).optional(),
   kind: z.enum(["systematic", "model-specific"]),
   reasons: z.array(classificationReasonSchema),
   /** Re-sampling outcome: members re-run and how many of them passed on re-samples. */
