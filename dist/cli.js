@@ -54918,7 +54918,7 @@ var init_speed = __esm({
 // src/evolve/strategies/ecdysis-budget.ts
 function affordable(context, cost, reserve = 0) {
   const left = context.rolloutsLeft?.();
-  return left === void 0 || left >= cost + reserve;
+  return left === void 0 || left > cost + reserve;
 }
 function redrawCost(full, samples) {
   return 2 * samples * (full.fixed.length + full.broken.length);
@@ -55365,6 +55365,9 @@ async function creditPerEdit(options) {
   const { validation, kept } = options;
   const checked = uncertain(options.attributions);
   if (checked.length === 0) return { attributions: options.attributions };
+  const cost = checked.reduce((sum, change2) => sum + change2.fixed.length, 0);
+  if (!affordable(validation.context, cost, options.reserve))
+    return { attributions: options.attributions, stage: unchecked(validation, cost, checked) };
   const notIts = await Promise.all(
     checked.map(async (change2, index) => {
       const own2 = new Set(change2.edits);
@@ -55402,6 +55405,17 @@ async function creditPerEdit(options) {
   };
   return { attributions, stage };
 }
+function unchecked(validation, cost, checked) {
+  return {
+    step: ecdysisStep.credit,
+    role: "note",
+    figures: { checked: 0, "targets not credited": 0 },
+    decision: {
+      accepted: true,
+      reason: `not checked: the budget left (${validation.context.rolloutsLeft?.()} rollouts) cannot carry its ${cost} rollout(s) for ${checked.length} change(s) and the verdict's; each keeps the credit attribution gave it`
+    }
+  };
+}
 function creditOutcome(change2, notIts) {
   const credited = change2.fixed.length - notIts.size;
   return {
@@ -55419,6 +55433,7 @@ var init_credit = __esm({
     "use strict";
     init_guard();
     init_records();
+    init_ecdysis_budget();
     init_ecdysis_validate();
   }
 });
@@ -55435,7 +55450,12 @@ async function pruneChanges(options) {
       before: validation.before,
       cheap
     });
-    const credit = round === 1 ? await creditPerEdit({ validation, kept, attributions: attributed }) : { attributions: attributed };
+    const credit = round === 1 ? await creditPerEdit({
+      validation,
+      kept,
+      attributions: attributed,
+      reserve: options.reserve ?? 0
+    }) : { attributions: attributed };
     if (credit.stage) stages.push(credit.stage);
     const attributions = credit.attributions;
     const changes = prunedChanges2(attributions);
@@ -55451,6 +55471,11 @@ async function pruneChanges(options) {
     if ("decision" in rebuilt) {
       stages.push(pruningStage({ round, changes, ...rebuilt }));
       return { candidate, kept, cheap, terminal: !rebuilt.undone };
+    }
+    const unaffordable = overBudget(validation, options.reserve ?? 0);
+    if (unaffordable) {
+      stages.push(pruningStage({ round, changes, undone: true, decision: unaffordable }));
+      return { candidate, kept, cheap, terminal: false };
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without2 = await options.runCheap(rebuilt.harness, stage);
@@ -55468,6 +55493,14 @@ async function pruneChanges(options) {
     kept = rebuilt.applied;
     cheap = without2;
   }
+}
+function overBudget(validation, reserve) {
+  const size = validation.batch.length;
+  if (affordable(validation.context, size, reserve)) return void 0;
+  return {
+    accepted: false,
+    reason: `not pruned: the budget left (${validation.context.rolloutsLeft?.()} rollouts) cannot carry the pruned candidate's batch (${size}); the full batch decides on the bundle as it is`
+  };
 }
 function pruningStage(options) {
   const undone = options.undone ?? false;
@@ -55511,6 +55544,7 @@ var init_prune = __esm({
     init_guard();
     init_attribution();
     init_credit();
+    init_ecdysis_budget();
     init_ecdysis_validate();
     maxPruneRounds = 3;
   }
@@ -55549,13 +55583,21 @@ async function validateCandidate(validation, candidate, applied) {
     decision: promising(cheap)
   });
   const { context, scope } = validation;
+  const rest = without(validation.batch, cheapTasks);
   const ahead = context.speedups && promising(cheap).accepted ? fullBatchAhead(context, {
     stage: scope.key("validate-full"),
-    tasks: without(validation.batch, cheapTasks),
+    tasks: rest,
     harness: candidate,
     label: `iteration ${scope.index}: full batch`
   }) : void 0;
-  const pruned = await pruneChanges({ validation, candidate, kept: applied, cheap, runCheap });
+  const pruned = await pruneChanges({
+    validation,
+    candidate,
+    kept: applied,
+    cheap,
+    runCheap,
+    reserve: rest.length
+  });
   if (pruned.terminal || !promising(pruned.cheap).accepted) return;
   if (pruned.candidate.hash === candidate.hash) await ahead;
   const first = await testOnBatch(validation, pruned.candidate, "validate-full");

@@ -2,6 +2,7 @@ import { rebuildCandidate } from "../guard.js";
 import { passMapOf } from "../records.js";
 import type { ChangeOutcome, ValidationStage } from "../validation.js";
 import type { ChangeAttribution } from "./attribution.js";
+import { affordable } from "./ecdysis-budget.js";
 import { ecdysisStep, type Validation } from "./ecdysis-validate.js";
 
 // Credit per edit (issue #27 item 5). Attribution credits a change with each target of its own
@@ -22,16 +23,22 @@ function uncertain(attributions: readonly ChangeAttribution[]): ChangeAttributio
 
 /**
  * The attributions with each uncertain change's credit checked by leaving it out (one rollout per
- * fixed target), and the stage that records it (undefined when nothing was checked).
+ * fixed target), and the stage that records it (undefined when nothing was checked). Not checked
+ * (a note says so) when the budget left cannot carry those rollouts and still `reserve`.
  */
 export async function creditPerEdit(options: {
   validation: Validation;
   kept: ChangeAttribution["edits"];
   attributions: ChangeAttribution[];
+  /** Rollouts to leave for the verdict. */
+  reserve: number;
 }): Promise<{ attributions: ChangeAttribution[]; stage?: ValidationStage }> {
   const { validation, kept } = options;
   const checked = uncertain(options.attributions);
   if (checked.length === 0) return { attributions: options.attributions };
+  const cost = checked.reduce((sum, change) => sum + change.fixed.length, 0);
+  if (!affordable(validation.context, cost, options.reserve))
+    return { attributions: options.attributions, stage: unchecked(validation, cost, checked) };
   // Each left-out run is independent of the others: they run side by side.
   const notIts = await Promise.all(
     checked.map(async (change, index) => {
@@ -69,6 +76,23 @@ export async function creditPerEdit(options: {
     },
   };
   return { attributions, stage };
+}
+
+/** The note of a credit check the budget left cannot carry: every change keeps its credit. */
+function unchecked(
+  validation: Validation,
+  cost: number,
+  checked: ChangeAttribution[],
+): ValidationStage {
+  return {
+    step: ecdysisStep.credit,
+    role: "note",
+    figures: { checked: 0, "targets not credited": 0 },
+    decision: {
+      accepted: true,
+      reason: `not checked: the budget left (${validation.context.rolloutsLeft?.()} rollouts) cannot carry its ${cost} rollout(s) for ${checked.length} change(s) and the verdict's; each keeps the credit attribution gave it`,
+    },
+  };
 }
 
 function creditOutcome(change: ChangeAttribution, notIts: ReadonlySet<string>): ChangeOutcome {

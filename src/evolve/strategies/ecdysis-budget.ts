@@ -9,10 +9,14 @@ import { attainableTargetedP } from "../targeted-test.js";
 // systematic patterns remain. Without a rollout limit every step runs and the limit is the
 // configured `maxAttemptsPerPattern`.
 
-/** Whether `cost` more rollouts fit in the budget with `reserve` still left after them. */
+/**
+ * Whether `cost` more rollouts fit in the budget with `reserve` still left after them — and the
+ * budget not yet reached: a limit is exhausted once used up, and then nothing more is evaluated,
+ * not even a cached run, so a step that spends the last rollout leaves nothing to decide with.
+ */
 export function affordable(context: RunContext, cost: number, reserve = 0): boolean {
   const left = context.rolloutsLeft?.();
-  return left === undefined || left >= cost + reserve;
+  return left === undefined || left > cost + reserve;
 }
 
 /** Rollouts re-drawing a full batch's flips takes at most: each flip, both harnesses, `samples` times. */

@@ -129,16 +129,25 @@ async function validateCandidate(
   });
   // With the speed tricks on, a promising candidate's other batch tasks run during pruning.
   const { context, scope } = validation;
+  const rest = without(validation.batch, cheapTasks);
   const ahead =
     context.speedups && promising(cheap).accepted
       ? fullBatchAhead(context, {
           stage: scope.key("validate-full"),
-          tasks: without(validation.batch, cheapTasks),
+          tasks: rest,
           harness: candidate,
           label: `iteration ${scope.index}: full batch`,
         })
       : undefined;
-  const pruned = await pruneChanges({ validation, candidate, kept: applied, cheap, runCheap });
+  // Credit and pruning may not spend what the verdict on this candidate still needs (its rest).
+  const pruned = await pruneChanges({
+    validation,
+    candidate,
+    kept: applied,
+    cheap,
+    runCheap,
+    reserve: rest.length,
+  });
   if (pruned.terminal || !promising(pruned.cheap).accepted) return;
   // The full batch waits for its own draws started ahead (never drawn twice).
   if (pruned.candidate.hash === candidate.hash) await ahead;

@@ -344,6 +344,67 @@ describe("ecdysis strategy", () => {
     );
   });
 
+  // Issue #27 items 3–4, seen on the bench (budget 5): a promising repair's credit and pruning
+  // ran the budget out before its verdict, and the run ended with no edit. The verdict comes
+  // first: what the budget cannot carry besides it is not started, and the bundle is decided on
+  // as it is.
+  it("decides on the bundle unpruned when the budget left cannot carry the pruned candidate's batch", async () => {
+    const { result } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 4, fault: "calc" }),
+        ...specs({ prefix: "d", count: 4, fault: "date" }),
+        ...specs({ prefix: "n", count: 6 }),
+      ],
+      heldout: specs({ prefix: "h", count: 4, fault: "calc" }),
+      // batch 14 + cheap subset 12 + the rest 2 = 28 spent; a pruned candidate needs 14 more.
+      evolve: { budget: { rollouts: 40 } },
+      propose: (patterns) =>
+        patterns.map((pattern) =>
+          ruleEdit(pattern.name === "calc" ? "calc" : "useless", [pattern.id]),
+        ),
+    });
+    const first = result.iterations[0];
+    expect(first.verdict).toBe("accepted");
+    expect(prunedOut(first)).toEqual([]);
+    expect(putBack(first)).toEqual(["date"]);
+    expect(lastOf(first, "pruning")?.decision.reason).toMatch(
+      /^not pruned: the budget left \(\d+ rollouts\) cannot carry the pruned candidate's batch \(14\)/,
+    );
+    expect(first.applied.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+      { kind: "add_rule", text: "fix:useless" },
+    ]);
+  });
+
+  it("leaves credit per edit unchecked when the budget left cannot carry it besides the verdict", async () => {
+    const generic = {
+      module: "prompt" as const,
+      patterns: ["p-calc", "p-date"],
+      rationale: "r",
+      edit: { kind: "add_rule" as const, text: "Be careful." },
+    };
+    const { result } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 3, fault: "calc" }),
+        ...specs({ prefix: "d", count: 3, fault: "date" }),
+        ...specs({ prefix: "n", count: 4 }),
+      ],
+      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+      temperature: 0,
+      // batch 10 + cheap subset 10 = 20 spent; the credit check needs 3, 2 are left.
+      evolve: { ecdysis: { repairRegressions: false }, budget: { rollouts: 22 } },
+      propose: () => [ruleEdit("calc", ["p-calc"]), generic],
+    });
+    // The iteration is decided (on main it was cut short and dropped): with the generic rule
+    // still credited, the targeted test is diluted over both patterns' tasks and rejects.
+    const first = result.iterations[0];
+    expect(stageOf(first, "credit per edit")?.decision.reason).toMatch(
+      /^not checked: the budget left \(\d+ rollouts\) cannot carry its 3 rollout\(s\)/,
+    );
+    expect(stageOf(first, "full batch")?.comparison?.fixed).toEqual(["c1", "c2", "c3"]);
+    expect(first.verdict).toBe("rejected");
+  });
+
   it("keeps a change that fixed none of its own targets when the bundle is not promising without it", async () => {
     const { result } = await run({
       // fix:calc breaks category b; the change proposed for date fixes no date task but

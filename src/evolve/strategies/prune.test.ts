@@ -32,10 +32,14 @@ beforeAll(async () => {
   parent = await loadHarness({ dir: await makeHarnessDir(fixtureFiles), kind: "builtin" });
 });
 
-function validation(checkCandidate: RunContext["checkCandidate"]): Validation {
+function validation(
+  checkCandidate: RunContext["checkCandidate"],
+  rolloutsLeft?: () => number,
+): Validation {
   return {
-    context: { guard: rulesOnlyGuard, checkCandidate } as unknown as RunContext,
+    context: { guard: rulesOnlyGuard, checkCandidate, rolloutsLeft } as unknown as RunContext,
     parent,
+    batch: ["c1", "c2", "d1", "n1"].map((id) => ({ id, input: id, expected: "42" })),
     addressed: [pattern("calc", ["c1", "c2"]), pattern("date", ["d1"])],
     before: new Map([
       ["c1", false],
@@ -87,5 +91,30 @@ describe("pruneChanges", () => {
     });
     expect(ran).toEqual(["validate-cheap-pruned"]);
     expect(pruned.kept.map((edit) => edit.edit)).toEqual([{ kind: "add_rule", text: "fix:calc" }]);
+  });
+
+  it("keeps the changes, unrun, when the budget left cannot carry the pruned candidate's batch", async () => {
+    const candidate = rebuildCandidate({ parent, edits, guard: rulesOnlyGuard });
+    const { ran, runCheap } = recorder();
+    // The pruned candidate's batch is 4 tasks; 4 are left, and the last would exhaust the budget.
+    const tight = validation(
+      async () => undefined,
+      () => 4,
+    );
+    const pruned = await pruneChanges({
+      validation: tight,
+      candidate: candidate.harness,
+      kept: candidate.applied,
+      cheap,
+      runCheap,
+    });
+    expect(ran).toEqual([]);
+    expect(pruned).toMatchObject({ terminal: false, kept: candidate.applied });
+    expect(tight.stages).toMatchObject([
+      { step: "pruning", role: "note", changes: [{ patterns: ["date"], kept: true }] },
+    ]);
+    expect(tight.stages[0].decision.reason).toBe(
+      "not pruned: the budget left (4 rollouts) cannot carry the pruned candidate's batch (4); the full batch decides on the bundle as it is",
+    );
   });
 });

@@ -10,6 +10,7 @@ import type { PairedComparison } from "../paired-test.js";
 import type { ChangeOutcome, Decision, ValidationStage } from "../validation.js";
 import { attributeChanges, prunedChanges } from "./attribution.js";
 import { creditPerEdit } from "./credit.js";
+import { affordable } from "./ecdysis-budget.js";
 import { ecdysisStep, type Validation } from "./ecdysis-validate.js";
 
 /** Pruning rounds at most (each re-runs the cheap subset on a smaller candidate). */
@@ -33,6 +34,12 @@ export interface Pruned {
  * (`undone`), or the candidate without them would not parse (a command harness's edited files;
  * then they stay, unrun). Each round is a `pruning` stage: a `prune` when it took them out, a
  * `note` when they were put back.
+ *
+ * The verdict comes first: credit per edit runs only when the budget left carries it and still
+ * `reserve` rollouts (what the verdict on this candidate needs), and a pruned candidate only when
+ * the budget carries its whole batch (its cheap re-run and the rest); otherwise the changes stay
+ * (a `note` saying so) and the full batch decides on the bundle as it is. A pruning cut short by
+ * the budget would drop the candidate, and with it the fixes that did work.
  */
 export async function pruneChanges(options: {
   validation: Validation;
@@ -40,6 +47,8 @@ export async function pruneChanges(options: {
   kept: PlannedEdit[];
   cheap: PairedComparison;
   runCheap: (harness: LoadedHarness, stage: string) => Promise<PairedComparison>;
+  /** Rollouts the verdict on the unpruned candidate may still need (its batch tasks not yet run). */
+  reserve?: number;
 }): Promise<Pruned> {
   const { validation } = options;
   const { stages } = validation;
@@ -54,7 +63,12 @@ export async function pruneChanges(options: {
     // Credit per edit, once, before the first round (credit.ts).
     const credit =
       round === 1
-        ? await creditPerEdit({ validation, kept, attributions: attributed })
+        ? await creditPerEdit({
+            validation,
+            kept,
+            attributions: attributed,
+            reserve: options.reserve ?? 0,
+          })
         : { attributions: attributed };
     if (credit.stage) stages.push(credit.stage);
     const attributions = credit.attributions;
@@ -72,6 +86,11 @@ export async function pruneChanges(options: {
       stages.push(pruningStage({ round, changes, ...rebuilt }));
       return { candidate, kept, cheap, terminal: !rebuilt.undone };
     }
+    const unaffordable = overBudget(validation, options.reserve ?? 0);
+    if (unaffordable) {
+      stages.push(pruningStage({ round, changes, undone: true, decision: unaffordable }));
+      return { candidate, kept, cheap, terminal: false };
+    }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without = await options.runCheap(rebuilt.harness, stage);
     const putBack = worseWithout(cheap, without);
@@ -88,6 +107,20 @@ export async function pruneChanges(options: {
     kept = rebuilt.applied;
     cheap = without;
   }
+}
+
+/**
+ * Why a pruned candidate is not run, when the budget left cannot carry its whole batch besides
+ * `reserve` (the unpruned candidate's rest of the batch, maybe in flight) (else undefined): the
+ * changes stay, and the full batch decides on the bundle.
+ */
+function overBudget(validation: Validation, reserve: number): Decision | undefined {
+  const size = validation.batch.length;
+  if (affordable(validation.context, size, reserve)) return undefined;
+  return {
+    accepted: false,
+    reason: `not pruned: the budget left (${validation.context.rolloutsLeft?.()} rollouts) cannot carry the pruned candidate's batch (${size}); the full batch decides on the bundle as it is`,
+  };
 }
 
 /** One pruning round as a stage: a `prune` that took the changes out, or a `note` that put them back. */
