@@ -64199,7 +64199,7 @@ function diagnosis(world2, block, seed2) {
       const earlier = earlierAttempts(pattern);
       const avoid = {
         rejected: [...rejectedChanges, ...earlier.ruledOut],
-        inconclusive: earlier.inconclusive
+        masked: earlier.masked
       };
       const examples = objects(pattern.examples);
       const shown = causesShown(examples, seen.config);
@@ -64220,7 +64220,7 @@ function diagnosis(world2, block, seed2) {
           seed2,
           ...rejectedChanges,
           ...earlier.ruledOut,
-          ...earlier.inconclusive,
+          ...earlier.masked,
           // A single cause keeps the key it always had; each of several gets its own draws.
           ...causes.length > 1 ? [cause] : []
         ];
@@ -64240,15 +64240,15 @@ function diagnosis(world2, block, seed2) {
 }
 function earlierAttempts(pattern) {
   const attempts = objects(pattern.previousAttempts);
-  const changes = (inconclusive) => attempts.filter((attempt2) => text2(attempt2.outcome) === "inconclusive" === inconclusive).flatMap((attempt2) => Array.isArray(attempt2.changes) ? attempt2.changes.map(text2) : []);
-  return { ruledOut: changes(false), inconclusive: changes(true) };
+  const changes = (masked) => attempts.filter((attempt2) => maskedOutcomes.has(text2(attempt2.outcome)) === masked).flatMap((attempt2) => Array.isArray(attempt2.changes) ? attempt2.changes.map(text2) : []);
+  return { ruledOut: changes(false), masked: changes(true) };
 }
 function wasRejected(fix, avoid) {
   const action = fix.action;
   if (!action) return false;
   const marker = action.kind === "set" ? `${action.path}` : action.text;
   const names2 = (change2) => change2.includes(marker) && (action.kind !== "set" || change2.includes(String(action.value).slice(0, 40)));
-  return avoid.rejected.some(names2) || fix.guess === true && avoid.inconclusive.some(names2);
+  return avoid.rejected.some(names2) || fix.guess === true && avoid.masked.some(names2);
 }
 function chooseUnrejectedFix(options, avoid) {
   let key = options.key;
@@ -64284,7 +64284,7 @@ function chooseFix(options) {
     });
   return genericFix(draw(...key, "generic"), seen);
 }
-var fixModules, fixSentences;
+var fixModules, fixSentences, maskedOutcomes;
 var init_analysis_roles = __esm({
   "src/sim/refiner/analysis-roles.ts"() {
     "use strict";
@@ -64307,6 +64307,7 @@ var init_analysis_roles = __esm({
       (action) => `I would ${action}.`,
       (action) => `Recommended: ${action}.`
     ];
+    maskedOutcomes = /* @__PURE__ */ new Set(["inconclusive", "rejected on an earlier harness"]);
   }
 });
 

@@ -167,7 +167,7 @@ export function diagnosis(world: World, block: JsonObject, seed: number): JsonOb
       const earlier = earlierAttempts(pattern);
       const avoid = {
         rejected: [...rejectedChanges, ...earlier.ruledOut],
-        inconclusive: earlier.inconclusive,
+        masked: earlier.masked,
       };
       const examples = objects(pattern.examples);
       const shown = causesShown(examples, seen.config);
@@ -191,7 +191,7 @@ export function diagnosis(world: World, block: JsonObject, seed: number): JsonOb
           seed,
           ...rejectedChanges,
           ...earlier.ruledOut,
-          ...earlier.inconclusive,
+          ...earlier.masked,
           // A single cause keeps the key it always had; each of several gets its own draws.
           ...(causes.length > 1 ? [cause] : []),
         ];
@@ -210,29 +210,36 @@ export function diagnosis(world: World, block: JsonObject, seed: number): JsonOb
   };
 }
 
+/** Outcomes of an earlier attempt on another harness, where another failure may have masked it. */
+const maskedOutcomes = new Set(["inconclusive", "rejected on an earlier harness"]);
+
 /**
  * What a pattern's own earlier attempts (`previousAttempts`, shown beside it) tell the model: the
- * changes rejected outright, and those whose outcome was inconclusive (pruned on an earlier
- * harness, where another failure may have masked them).
+ * changes rejected on this harness, and those tried on an earlier one (pruned there, or rejected
+ * there), where the failure that sank them may have been fixed since.
  */
-function earlierAttempts(pattern: JsonObject): { ruledOut: string[]; inconclusive: string[] } {
+function earlierAttempts(pattern: JsonObject): { ruledOut: string[]; masked: string[] } {
   const attempts = objects(pattern.previousAttempts);
-  const changes = (inconclusive: boolean) =>
+  const changes = (masked: boolean) =>
     attempts
-      .filter((attempt) => (text(attempt.outcome) === "inconclusive") === inconclusive)
+      .filter((attempt) => maskedOutcomes.has(text(attempt.outcome)) === masked)
       .flatMap((attempt) => (Array.isArray(attempt.changes) ? attempt.changes.map(text) : []));
-  return { ruledOut: changes(false), inconclusive: changes(true) };
-}
-
-/** Changes the model will not propose again: rejected ones, and inconclusive ones it only guessed. */
-interface Avoided {
-  rejected: string[];
-  inconclusive: string[];
+  return { ruledOut: changes(false), masked: changes(true) };
 }
 
 /**
- * Whether a tried change names the same action (same field, or the same added text): rejected,
- * or inconclusive and only guessed (a model that sees the cause may retry a masked fix).
+ * Changes the model will not propose again: rejected on this harness, and tried on an earlier one
+ * when it only guessed.
+ */
+interface Avoided {
+  rejected: string[];
+  masked: string[];
+}
+
+/**
+ * Whether a tried change names the same action (same field, or the same added text): rejected
+ * on this harness, or tried on an earlier one and only guessed (a model that sees the cause may
+ * retry a fix another failure masked).
  */
 function wasRejected(fix: Fix, avoid: Avoided): boolean {
   const action = fix.action;
@@ -241,7 +248,7 @@ function wasRejected(fix: Fix, avoid: Avoided): boolean {
   const names = (change: string) =>
     change.includes(marker) &&
     (action.kind !== "set" || change.includes(String(action.value).slice(0, 40)));
-  return avoid.rejected.some(names) || (fix.guess === true && avoid.inconclusive.some(names));
+  return avoid.rejected.some(names) || (fix.guess === true && avoid.masked.some(names));
 }
 
 /** Draws a fix, re-thinking (a fresh draw) when the first idea is one the model avoids. */

@@ -308,6 +308,42 @@ describe("refiner-side sim", () => {
       for (const change of proposed) expect(diagnosis.rootCause).not.toContain(`Fix: ${change}`);
   });
 
+  it("retries a fix whose cause it sees when the pattern's attempt was rejected on an earlier harness only", async () => {
+    const world = await loadWorld("quickstart");
+    const tasks = (await tasksOf("quickstart")).map((task) => task.input).slice(0, 30);
+    const harness = { config: { agent_loop: { max_steps: 3 } }, rules: [] };
+    const ask = (tried: Map<string, string>, outcome: string) => {
+      const patterns = [0, 3, 6, 9, 12, 15, 18, 21, 24, 27].map((index) => {
+        const fix = tried.get(`p${index}`);
+        return {
+          id: `p${index}`,
+          name: "cut-at-step-limit",
+          description: "",
+          support: { tasks: 3, categories: 1 },
+          examples: tasks.slice(index, index + 3).map(stepLimit),
+          ...(fix ? { previousAttempts: [{ changes: [fix], outcome, why: "no effect" }] } : {}),
+        };
+      });
+      return diagnosesSchema.parse(
+        refinerReply(world, roleRequest({ patterns, harness, rejected: [] }), "diagnosis"),
+      ).diagnoses;
+    };
+    const fixOf = (rootCause: string) => /Fix: (.*)$/.exec(rootCause)?.[1];
+    const first = new Map(
+      ask(new Map(), "").flatMap((d) => {
+        const fix = fixOf(d.rootCause);
+        return fix?.includes("max_steps") ? [[d.patternId, fix] as const] : [];
+      }),
+    );
+    expect(first.size).toBeGreaterThan(5);
+    const again = (outcome: string) =>
+      ask(first, outcome).filter((d) => fixOf(d.rootCause) === first.get(d.patternId)).length;
+    // The harness has changed since: the failure that sank it may be gone, and the cause is seen
+    // (each list is another draw, so not every pattern draws the same fix again).
+    expect(again("rejected on an earlier harness")).toBeGreaterThan(0);
+    expect(again("rejected")).toBe(0);
+  });
+
   it("does not guess again a rule its pattern's earlier attempts came to nothing with", async () => {
     // A mediocre refiner without item hints: most one-instance diagnoses are generic rules.
     const mediocre = await loadWorld("mediocre-refiner");
