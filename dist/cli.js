@@ -55354,6 +55354,33 @@ var init_ablate = __esm({
   }
 });
 
+// src/evolve/strategies/cheap-subset.ts
+function without(tasks, skip) {
+  const ids = new Set(skip.map((task) => task.id));
+  return tasks.filter((task) => !ids.has(task.id));
+}
+function cheapSubset(validation) {
+  const { batch, before, context, scope } = validation;
+  const failingMembers = new Set(
+    validation.addressed.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
+  );
+  const regression = new Set(
+    stratifiedSample({
+      items: batch.filter((task) => before.get(task.id) === true),
+      size: context.config.evolve.ecdysis.regressionSample,
+      category: (task) => task.category,
+      rng: scope.rng("regression-sample")
+    }).map((task) => task.id)
+  );
+  return batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
+}
+var init_cheap_subset = __esm({
+  "src/evolve/strategies/cheap-subset.ts"() {
+    "use strict";
+    init_stratified_sample();
+  }
+});
+
 // src/evolve/strategies/credit.ts
 function uncertain(attributions) {
   if (attributions.length < 2) return [];
@@ -55443,21 +55470,9 @@ async function pruneChanges(options) {
   const { validation } = options;
   const { stages } = validation;
   let { candidate, kept, cheap } = options;
+  const reserve = options.reserve ?? 0;
   for (let round = 1; ; round++) {
-    const attributed = attributeChanges({
-      applied: kept,
-      addressed: validation.addressed,
-      before: validation.before,
-      cheap
-    });
-    const credit = round === 1 ? await creditPerEdit({
-      validation,
-      kept,
-      attributions: attributed,
-      reserve: options.reserve ?? 0
-    }) : { attributions: attributed };
-    if (credit.stage) stages.push(credit.stage);
-    const attributions = credit.attributions;
+    const attributions = await attributionsOf({ validation, kept, cheap, round, reserve });
     const changes = prunedChanges2(attributions);
     if (changes.length === 0) return { candidate, kept, cheap, terminal: false };
     const remaining = withoutChanges(attributions, changes);
@@ -55467,15 +55482,10 @@ async function pruneChanges(options) {
       );
       return { candidate, kept, cheap, terminal: true };
     }
-    const rebuilt = await rebuildWithout({ validation, kept, remaining });
+    const rebuilt = await rebuildWithout({ validation, kept, remaining, reserve });
     if ("decision" in rebuilt) {
       stages.push(pruningStage({ round, changes, ...rebuilt }));
       return { candidate, kept, cheap, terminal: !rebuilt.undone };
-    }
-    const unaffordable = overBudget(validation, options.reserve ?? 0);
-    if (unaffordable) {
-      stages.push(pruningStage({ round, changes, undone: true, decision: unaffordable }));
-      return { candidate, kept, cheap, terminal: false };
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without2 = await options.runCheap(rebuilt.harness, stage);
@@ -55493,6 +55503,24 @@ async function pruneChanges(options) {
     kept = rebuilt.applied;
     cheap = without2;
   }
+}
+async function attributionsOf(options) {
+  const { validation, kept } = options;
+  const attributed = attributeChanges({
+    applied: kept,
+    addressed: validation.addressed,
+    before: validation.before,
+    cheap: options.cheap
+  });
+  if (options.round > 1) return attributed;
+  const credit = await creditPerEdit({
+    validation,
+    kept,
+    attributions: attributed,
+    reserve: options.reserve
+  });
+  if (credit.stage) validation.stages.push(credit.stage);
+  return credit.attributions;
 }
 function overBudget(validation, reserve) {
   const size = validation.batch.length;
@@ -55530,7 +55558,8 @@ async function rebuildWithout(options) {
   });
   if (unparsable)
     return { undone: true, decision: { accepted: false, reason: `without them ${unparsable}` } };
-  return rebuilt;
+  const unaffordable = overBudget(validation, options.reserve);
+  return unaffordable ? { undone: true, decision: unaffordable } : rebuilt;
 }
 function withoutChanges(attributions, pruned) {
   const prunedEdits = new Set(pruned.flatMap((change2) => change2.edits));
@@ -55611,25 +55640,6 @@ async function validateCandidate(validation, candidate, applied) {
     full: first.full
   });
   if (rebuilt) await testOnBatch(validation, rebuilt, "validate-full-ablated");
-}
-function without(tasks, skip) {
-  const ids = new Set(skip.map((task) => task.id));
-  return tasks.filter((task) => !ids.has(task.id));
-}
-function cheapSubset(validation) {
-  const { batch, before, context, scope } = validation;
-  const failingMembers = new Set(
-    validation.addressed.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
-  );
-  const regression = new Set(
-    stratifiedSample({
-      items: batch.filter((task) => before.get(task.id) === true),
-      size: context.config.evolve.ecdysis.regressionSample,
-      category: (task) => task.category,
-      rng: scope.rng("regression-sample")
-    }).map((task) => task.id)
-  );
-  return batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
 }
 async function cheapComparison(validation, run2) {
   const evaluation = await validation.steps.evaluate({
@@ -55729,8 +55739,8 @@ var init_ecdysis_validate = __esm({
     init_paired_test();
     init_records();
     init_full_ahead();
-    init_stratified_sample();
     init_ablate();
+    init_cheap_subset();
     init_ecdysis_budget();
     init_prune();
     ecdysisStep = {

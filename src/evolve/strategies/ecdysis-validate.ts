@@ -18,9 +18,9 @@ import type { Evaluation, RunContext } from "../run-context.js";
 import type { IterationScope, RandomStreams } from "../run-scope.js";
 import { fullBatchAhead } from "../speed/full-ahead.js";
 import type { CandidateProposal } from "../strategy.js";
-import { stratifiedSample } from "../stratified-sample.js";
 import type { Candidate, ValidationResult, ValidationStage } from "../validation.js";
 import { ablateRejected } from "./ablate.js";
+import { cheapSubset, without } from "./cheap-subset.js";
 import { affordable, redrawCost } from "./ecdysis-budget.js";
 import { pruneChanges } from "./prune.js";
 import type { IterationSteps } from "./steps.js";
@@ -164,29 +164,6 @@ async function validateCandidate(
     full: first.full,
   });
   if (rebuilt) await testOnBatch(validation, rebuilt, "validate-full-ablated");
-}
-
-function without(tasks: Task[], skip: Task[]): Task[] {
-  const ids = new Set(skip.map((task) => task.id));
-  return tasks.filter((task) => !ids.has(task.id));
-}
-
-function cheapSubset(validation: Validation): Task[] {
-  const { batch, before, context, scope } = validation;
-  const failingMembers = new Set(
-    validation.addressed
-      .flatMap((pattern) => pattern.taskIds)
-      .filter((taskId) => before.get(taskId) === false),
-  );
-  const regression = new Set(
-    stratifiedSample({
-      items: batch.filter((task) => before.get(task.id) === true),
-      size: context.config.evolve.ecdysis.regressionSample,
-      category: (task) => task.category,
-      rng: scope.rng("regression-sample"),
-    }).map((task) => task.id),
-  );
-  return batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
 }
 
 async function cheapComparison(

@@ -8,7 +8,7 @@ import {
 import { rebuildCandidate } from "../guard.js";
 import type { PairedComparison } from "../paired-test.js";
 import type { ChangeOutcome, Decision, ValidationStage } from "../validation.js";
-import { attributeChanges, prunedChanges } from "./attribution.js";
+import { attributeChanges, type ChangeAttribution, prunedChanges } from "./attribution.js";
 import { creditPerEdit } from "./credit.js";
 import { affordable } from "./ecdysis-budget.js";
 import { ecdysisStep, type Validation } from "./ecdysis-validate.js";
@@ -53,25 +53,9 @@ export async function pruneChanges(options: {
   const { validation } = options;
   const { stages } = validation;
   let { candidate, kept, cheap } = options;
+  const reserve = options.reserve ?? 0;
   for (let round = 1; ; round++) {
-    const attributed = attributeChanges({
-      applied: kept,
-      addressed: validation.addressed,
-      before: validation.before,
-      cheap,
-    });
-    // Credit per edit, once, before the first round (credit.ts).
-    const credit =
-      round === 1
-        ? await creditPerEdit({
-            validation,
-            kept,
-            attributions: attributed,
-            reserve: options.reserve ?? 0,
-          })
-        : { attributions: attributed };
-    if (credit.stage) stages.push(credit.stage);
-    const attributions = credit.attributions;
+    const attributions = await attributionsOf({ validation, kept, cheap, round, reserve });
     const changes = prunedChanges(attributions);
     if (changes.length === 0) return { candidate, kept, cheap, terminal: false };
     const remaining = withoutChanges(attributions, changes);
@@ -81,15 +65,10 @@ export async function pruneChanges(options: {
       );
       return { candidate, kept, cheap, terminal: true };
     }
-    const rebuilt = await rebuildWithout({ validation, kept, remaining });
+    const rebuilt = await rebuildWithout({ validation, kept, remaining, reserve });
     if ("decision" in rebuilt) {
       stages.push(pruningStage({ round, changes, ...rebuilt }));
       return { candidate, kept, cheap, terminal: !rebuilt.undone };
-    }
-    const unaffordable = overBudget(validation, options.reserve ?? 0);
-    if (unaffordable) {
-      stages.push(pruningStage({ round, changes, undone: true, decision: unaffordable }));
-      return { candidate, kept, cheap, terminal: false };
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without = await options.runCheap(rebuilt.harness, stage);
@@ -107,6 +86,35 @@ export async function pruneChanges(options: {
     kept = rebuilt.applied;
     cheap = without;
   }
+}
+
+/**
+ * Each change's attribution on the cheap comparison; in the first round, with its credit
+ * checked by leaving it out (credit.ts), the stage recorded.
+ */
+async function attributionsOf(options: {
+  validation: Validation;
+  kept: PlannedEdit[];
+  cheap: PairedComparison;
+  round: number;
+  reserve: number;
+}): Promise<ChangeAttribution[]> {
+  const { validation, kept } = options;
+  const attributed = attributeChanges({
+    applied: kept,
+    addressed: validation.addressed,
+    before: validation.before,
+    cheap: options.cheap,
+  });
+  if (options.round > 1) return attributed;
+  const credit = await creditPerEdit({
+    validation,
+    kept,
+    attributions: attributed,
+    reserve: options.reserve,
+  });
+  if (credit.stage) validation.stages.push(credit.stage);
+  return credit.attributions;
 }
 
 /**
@@ -145,12 +153,13 @@ function pruningStage(options: {
 /**
  * The candidate without the pruned changes, or why there is none to run: it changes nothing
  * (terminal), or — a command harness's files may parse only with every edit in — it would not
- * parse (then nothing is pruned: `undone`, unrun).
+ * parse, or the budget left cannot carry its batch (then nothing is pruned: `undone`, unrun).
  */
 async function rebuildWithout(options: {
   validation: Validation;
   kept: PlannedEdit[];
   remaining: { edits: PlannedEdit[] }[];
+  reserve: number;
 }): Promise<
   { harness: LoadedHarness; applied: PlannedEdit[] } | { undone: boolean; decision: Decision }
 > {
@@ -170,7 +179,8 @@ async function rebuildWithout(options: {
   });
   if (unparsable)
     return { undone: true, decision: { accepted: false, reason: `without them ${unparsable}` } };
-  return rebuilt;
+  const unaffordable = overBudget(validation, options.reserve);
+  return unaffordable ? { undone: true, decision: unaffordable } : rebuilt;
 }
 
 function withoutChanges<T extends { edits: PlannedEdit[] }>(
