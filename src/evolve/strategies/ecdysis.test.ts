@@ -84,6 +84,44 @@ function calcBreaksB(calc: number, passing: number) {
   };
 }
 
+/** calc gets its real fix; date gets a rule that fixes nothing (a no-effect generic rule). */
+function uselessForDate(evolve?: Record<string, unknown>) {
+  return run({
+    train: [
+      ...specs({ prefix: "c", count: 4, fault: "calc" }),
+      ...specs({ prefix: "d", count: 4, fault: "date" }),
+      ...specs({ prefix: "n", count: 6 }),
+    ],
+    heldout: specs({ prefix: "h", count: 4, fault: "calc" }),
+    evolve,
+    propose: (patterns) =>
+      patterns.map((pattern) =>
+        ruleEdit(pattern.name === "calc" ? "calc" : "useless", [pattern.id]),
+      ),
+  });
+}
+
+/** A generic rule aimed at calc and date rides along with calc's real fix (temperature 0). */
+const ridingRule = {
+  module: "prompt" as const,
+  patterns: ["p-calc", "p-date"],
+  rationale: "r",
+  edit: { kind: "add_rule" as const, text: "Be careful." },
+};
+function withRidingRule(evolve: Record<string, unknown>) {
+  return run({
+    train: [
+      ...specs({ prefix: "c", count: 3, fault: "calc" }),
+      ...specs({ prefix: "d", count: 3, fault: "date" }),
+      ...specs({ prefix: "n", count: 4 }),
+    ],
+    heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+    temperature: 0,
+    evolve,
+    propose: () => [ruleEdit("calc", ["p-calc"]), ridingRule],
+  });
+}
+
 async function journalOf(root: string) {
   const lines = (await readFile(path.join(root, "out", "journal.jsonl"), "utf8"))
     .trim()
@@ -297,19 +335,7 @@ describe("ecdysis strategy", () => {
   });
 
   it("prunes a bundled change that fixed none of its own pattern's members and accepts the rest", async () => {
-    const { result, calls } = await run({
-      train: [
-        ...specs({ prefix: "c", count: 4, fault: "calc" }),
-        ...specs({ prefix: "d", count: 4, fault: "date" }),
-        ...specs({ prefix: "n", count: 6 }),
-      ],
-      heldout: specs({ prefix: "h", count: 4, fault: "calc" }),
-      // calc gets its real fix; date gets a rule that fixes nothing (a no-effect generic rule).
-      propose: (patterns) =>
-        patterns.map((pattern) =>
-          ruleEdit(pattern.name === "calc" ? "calc" : "useless", [pattern.id]),
-        ),
-    });
+    const { result, calls } = await uselessForDate();
     const first = result.iterations[0];
     expect(first.verdict).toBe("accepted");
     expect(first.applied.map((edit) => edit.edit)).toEqual([
@@ -349,20 +375,8 @@ describe("ecdysis strategy", () => {
   // first: what the budget cannot carry besides it is not started, and the bundle is decided on
   // as it is.
   it("decides on the bundle unpruned when the budget left cannot carry the pruned candidate's batch", async () => {
-    const { result } = await run({
-      train: [
-        ...specs({ prefix: "c", count: 4, fault: "calc" }),
-        ...specs({ prefix: "d", count: 4, fault: "date" }),
-        ...specs({ prefix: "n", count: 6 }),
-      ],
-      heldout: specs({ prefix: "h", count: 4, fault: "calc" }),
-      // batch 14 + cheap subset 12 + the rest 2 = 28 spent; a pruned candidate needs 14 more.
-      evolve: { budget: { rollouts: 40 } },
-      propose: (patterns) =>
-        patterns.map((pattern) =>
-          ruleEdit(pattern.name === "calc" ? "calc" : "useless", [pattern.id]),
-        ),
-    });
+    // batch 14 + cheap subset 12 + the rest 2 = 28 spent; a pruned candidate needs 14 more.
+    const { result } = await uselessForDate({ budget: { rollouts: 40 } });
     const first = result.iterations[0];
     expect(first.verdict).toBe("accepted");
     expect(prunedOut(first)).toEqual([]);
@@ -377,23 +391,10 @@ describe("ecdysis strategy", () => {
   });
 
   it("leaves credit per edit unchecked when the budget left cannot carry it besides the verdict", async () => {
-    const generic = {
-      module: "prompt" as const,
-      patterns: ["p-calc", "p-date"],
-      rationale: "r",
-      edit: { kind: "add_rule" as const, text: "Be careful." },
-    };
-    const { result } = await run({
-      train: [
-        ...specs({ prefix: "c", count: 3, fault: "calc" }),
-        ...specs({ prefix: "d", count: 3, fault: "date" }),
-        ...specs({ prefix: "n", count: 4 }),
-      ],
-      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
-      temperature: 0,
-      // batch 10 + cheap subset 10 = 20 spent; the credit check needs 3, 2 are left.
-      evolve: { ecdysis: { repairRegressions: false }, budget: { rollouts: 22 } },
-      propose: () => [ruleEdit("calc", ["p-calc"]), generic],
+    // batch 10 + cheap subset 10 = 20 spent; the credit check needs 3, 2 are left.
+    const { result } = await withRidingRule({
+      ecdysis: { repairRegressions: false },
+      budget: { rollouts: 22 },
     });
     // The iteration is decided (on main it was cut short and dropped): with the generic rule
     // still credited, the targeted test is diluted over both patterns' tasks and rejects.
@@ -472,26 +473,10 @@ describe("ecdysis strategy", () => {
   // into the accepted bundle; left out once, the calc tasks still pass: it is not credited, and
   // pruned.
   it("credits a change only with targets that fail again without it: a riding rule is pruned", async () => {
-    const generic = {
-      module: "prompt" as const,
-      patterns: ["p-calc", "p-date"],
-      rationale: "r",
-      edit: { kind: "add_rule" as const, text: "Be careful." },
-    };
-    const { result } = await run({
-      train: [
-        ...specs({ prefix: "c", count: 3, fault: "calc" }),
-        ...specs({ prefix: "d", count: 3, fault: "date" }),
-        ...specs({ prefix: "n", count: 4 }),
-      ],
-      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
-      temperature: 0,
-      evolve: { ecdysis: { repairRegressions: false } },
-      propose: () => [ruleEdit("calc", ["p-calc"]), generic],
-    });
+    const { result } = await withRidingRule({ ecdysis: { repairRegressions: false } });
     const first = result.iterations[0];
     expect(stageOf(first, "credit per edit")?.figures).toMatchObject({ "targets not credited": 3 });
-    expect(prunedOut(first).map((change) => change.edits[0].edit)).toEqual([generic.edit]);
+    expect(prunedOut(first).map((change) => change.edits[0].edit)).toEqual([ridingRule.edit]);
     expect(first.verdict).toBe("accepted");
     expect(first.applied.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:calc" },
