@@ -59623,6 +59623,8 @@ var init_journal = __esm({
       entries;
       options;
       lines;
+      /** The last append under way: appends run one after another, so each knows its line. */
+      writing = Promise.resolve();
       /** Opens (or creates) the journal in `outDir`. */
       static async open(options) {
         const file2 = path17.join(options.outDir, "journal.jsonl");
@@ -59698,12 +59700,24 @@ var init_journal = __esm({
           clockMs: budget.snapshot().wallMs,
           ...options.measurement ? { measurement: true } : {}
         };
-        await appendJournalLine(this.file, `${JSON.stringify(entry)}
-`, this.lines + 1);
-        this.lines += 1;
-        this.entries.set(name3, { entry, line: this.lines });
+        const line = await this.append(`${JSON.stringify(entry)}
+`);
+        this.entries.set(name3, { entry, line });
         this.options.afterStage?.(name3);
         return output2;
+      }
+      /**
+       * Appends one line after the appends under way (stages finishing together would otherwise all
+       * take the same next line number) and resolves to its line number.
+       */
+      append(text3) {
+        const written = this.writing.then(async () => {
+          await appendJournalLine(this.file, text3, this.lines + 1);
+          this.lines += 1;
+          return this.lines;
+        });
+        this.writing = written.catch(() => void 0);
+        return written;
       }
     };
   }

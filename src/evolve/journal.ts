@@ -46,6 +46,9 @@ export class Journal {
     private lines: number,
   ) {}
 
+  /** The last append under way: appends run one after another, so each knows its line. */
+  private writing: Promise<unknown> = Promise.resolve();
+
   /** Opens (or creates) the journal in `outDir`. */
   static async open(options: JournalOptions): Promise<Journal> {
     const file = path.join(options.outDir, "journal.jsonl");
@@ -132,11 +135,25 @@ export class Journal {
       clockMs: budget.snapshot().wallMs,
       ...(options.measurement ? { measurement: true } : {}),
     };
-    await appendJournalLine(this.file, `${JSON.stringify(entry)}\n`, this.lines + 1);
-    this.lines += 1;
-    this.entries.set(name, { entry, line: this.lines });
+    const line = await this.append(`${JSON.stringify(entry)}\n`);
+    this.entries.set(name, { entry, line });
     this.options.afterStage?.(name);
     return output;
+  }
+
+  /**
+   * Appends one line after the appends under way (stages finishing together would otherwise all
+   * take the same next line number) and resolves to its line number.
+   */
+  private append(text: string): Promise<number> {
+    const written = this.writing.then(async () => {
+      await appendJournalLine(this.file, text, this.lines + 1);
+      this.lines += 1;
+      return this.lines;
+    });
+    // A failed append fails its own stage; the next one still waits for it, then goes on.
+    this.writing = written.catch(() => undefined);
+    return written;
   }
 }
 
