@@ -53163,7 +53163,10 @@ var init_canonical_causes = __esm({
 // src/diagnose/pool-narrow.ts
 function poolNarrowPatterns(options) {
   const groups = new Map(options.groups.map((group2) => [group2.groupKey, group2]));
-  const shared = (pattern) => sharedDecisive(pattern, groups);
+  const sharedOf = new Map(
+    options.patterns.map((pattern) => [pattern, sharedDecisive(pattern, groups)])
+  );
+  const shared = (pattern) => sharedOf.get(pattern) ?? [];
   const byModule = /* @__PURE__ */ new Map();
   for (const pattern of options.patterns) {
     if (pattern.support.tasks >= options.minTasks || shared(pattern).length === 0) continue;
@@ -53369,9 +53372,9 @@ async function aggregateFailures(options) {
     if (!isStructuredOutputFailure(error62)) throw error62;
     options.onReplies?.(error62.replies);
   }
-  const merged = applyMerge({ groups, reply, records, tasks });
-  const patterns2 = options.minTasks === void 0 ? merged : poolNarrowPatterns({
-    patterns: merged,
+  const asMerged = applyMerge({ groups, reply, records, tasks });
+  const patterns2 = options.minTasks === void 0 ? asMerged : poolNarrowPatterns({
+    patterns: asMerged,
     groups,
     minTasks: options.minTasks,
     build: (pool) => pooledPattern(pool, { records, tasks })

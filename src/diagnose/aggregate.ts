@@ -207,12 +207,12 @@ export async function aggregateFailures(options: {
     if (!isStructuredOutputFailure(error)) throw error;
     options.onReplies?.(error.replies);
   }
-  const merged = applyMerge({ groups, reply, records, tasks });
+  const asMerged = applyMerge({ groups, reply, records, tasks });
   const patterns =
     options.minTasks === undefined
-      ? merged
+      ? asMerged
       : poolNarrowPatterns({
-          patterns: merged,
+          patterns: asMerged,
           groups,
           minTasks: options.minTasks,
           build: (pool) => pooledPattern(pool, { records, tasks }),

@@ -27,7 +27,10 @@ export function poolNarrowPatterns(options: {
   build: PoolBuilder;
 }): UnclassifiedPattern[] {
   const groups = new Map(options.groups.map((group) => [group.groupKey, group]));
-  const shared = (pattern: UnclassifiedPattern) => sharedDecisive(pattern, groups);
+  const sharedOf = new Map(
+    options.patterns.map((pattern) => [pattern, sharedDecisive(pattern, groups)]),
+  );
+  const shared = (pattern: UnclassifiedPattern) => sharedOf.get(pattern) ?? [];
   const byModule = new Map<string, UnclassifiedPattern[]>();
   for (const pattern of options.patterns) {
     if (pattern.support.tasks >= options.minTasks || shared(pattern).length === 0) continue;

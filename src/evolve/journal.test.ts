@@ -1,12 +1,26 @@
 import { appendFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
 import { BudgetTracker } from "./budget.js";
 import { Journal } from "./journal.js";
 import type { RunKeyParts } from "./run-key.js";
+
+// The line number each append was given (the kill failpoint and the warnings read it); the
+// append itself is the real one.
+const numbered = vi.hoisted(() => [] as number[]);
+vi.mock("./journal-file.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("./journal-file.js")>();
+  return {
+    ...actual,
+    appendJournalLine: (file: string, text: string, line: number) => {
+      numbered.push(line);
+      return actual.appendJournalLine(file, text, line);
+    },
+  };
+});
 
 const parts: RunKeyParts = {
   config: "c".repeat(64),
@@ -31,6 +45,17 @@ async function open(
 const file = (outDir: string) => path.join(outDir, "journal.jsonl");
 
 describe("Journal", () => {
+  // Seen as a flaky reliability test: two stages finishing together were both numbered as the
+  // same next line, so line 9's kill failpoint never fired and the run ended unkilled.
+  it("gives stages that finish together consecutive lines, in the order they are written", async () => {
+    const outDir = await mkdtemp(path.join(tmpdir(), "ecdysis-journal-lines-"));
+    const journal = await open(outDir, new BudgetTracker({}, () => 0));
+    numbered.length = 0;
+    await Promise.all(["a", "b", "c"].map((name) => journal.stage(name, async () => name)));
+    await journal.stage("d", async () => "d");
+    expect(numbered).toEqual([2, 3, 4, 5]);
+  });
+
   it("replays finished stages, and counts the spend of every one of them at open", async () => {
     const outDir = await mkdtemp(path.join(tmpdir(), "ecdysis-journal-"));
     const budget = new BudgetTracker({}, () => 0);
