@@ -50364,10 +50364,10 @@ function runWithStdin(options) {
     };
     child.stdout.on("data", keep("stdout"));
     child.stderr.on("data", keep("stderr"));
-    let settled = false;
+    let settled2 = false;
     const finish2 = (outcome) => {
-      if (settled) return;
-      settled = true;
+      if (settled2) return;
+      settled2 = true;
       clearTimeout(timer);
       resolve15({ ...outcome, ...streams });
     };
@@ -53507,10 +53507,11 @@ async function resampleOpen(open5, context) {
       entry.reasons.push({ code: "untested", detail: options.untested ?? "not re-sampled" });
     return;
   }
-  const reruns = await options.resample(
+  const first = await options.resample(
     dedupe(open5.flatMap((item) => representatives(item.pattern, records))),
     resamples
   );
+  const reruns = [...first, ...await secondWave(open5, first, context)];
   for (const entry of open5) {
     const { tried, passed: passed2 } = tasksThatPass(entry.pattern.taskIds, reruns, memberKeys);
     entry.reproducibility = { members: tried, vanished: passed2, resamples };
@@ -53527,6 +53528,25 @@ async function resampleOpen(open5, context) {
       });
     }
   }
+}
+async function secondWave(open5, first, context) {
+  const { options, records, memberKeys } = context;
+  if (!options.resampleMore) return [];
+  const rerun = new Set(first.map((run2) => run2.taskId));
+  const pending = open5.flatMap((entry) => {
+    const unrun = representatives(entry.pattern, records).filter(
+      (record3) => !rerun.has(record3.taskId)
+    );
+    const { tried, passed: passed2 } = tasksThatPass(entry.pattern.taskIds, first, memberKeys);
+    return settled(tried, passed2, unrun.length) ? [] : unrun;
+  });
+  if (pending.length === 0) return [];
+  return options.resampleMore(dedupe(pending), options.resamples ?? 1);
+}
+function settled(tried, passed2, unrun) {
+  const neverFlaky = 2 * passed2 + unrun <= tried;
+  const alwaysFlaky = 2 * passed2 > tried + unrun;
+  return neverFlaky || alwaysFlaky;
 }
 async function probeOpen(open5, context) {
   const { options, records, memberKeys } = context;
@@ -53669,7 +53689,8 @@ function resampleSelection(evidence2, records) {
   const byKey = new Map(records.map((record3) => [record3.key, record3]));
   const tasks = /* @__PURE__ */ new Set();
   const perSignal = /* @__PURE__ */ new Map();
-  const chosen = [];
+  const first = [];
+  const more = [];
   for (const item of evidence2) {
     const record3 = byKey.get(item.rolloutKey);
     const count6 = perSignal.get(item.signalKey) ?? 0;
@@ -53677,21 +53698,27 @@ function resampleSelection(evidence2, records) {
       continue;
     tasks.add(record3.taskId);
     perSignal.set(item.signalKey, count6 + 1);
-    chosen.push(record3);
+    (count6 < firstWavePerSignal ? first : more).push(record3);
   }
-  return chosen;
+  return { first, more };
 }
 function startResample(options) {
-  const { resample, resamples, tasks } = options;
-  if (!resample || resamples <= 0 || tasks.length < options.minTasks)
+  const { resample, resamples } = options;
+  const { first, more } = options.selection;
+  if (!resample || resamples <= 0 || first.length + more.length < options.minTasks)
     return { resample, settled: Promise.resolve() };
-  const early = resample(tasks, resamples);
-  const settled = early.catch(() => void 0);
+  const early = resample(first, resamples);
+  const settled2 = early.catch(() => void 0);
   return {
-    settled,
+    settled: settled2,
     resample: async (records) => {
       const ids = new Set(records.map((record3) => record3.taskId));
       return (await early).filter((run2) => ids.has(run2.taskId));
+    },
+    resampleMore: async (records, k) => {
+      const asked = new Set(records.map((record3) => record3.taskId));
+      const wanted = more.filter((record3) => asked.has(record3.taskId));
+      return wanted.length > 0 ? resample(wanted, k) : [];
     }
   };
 }
@@ -53708,7 +53735,7 @@ async function diagnoseBatch(options) {
   const deterministic = options.agentTemperature === 0;
   const resample = deterministic ? void 0 : options.resample;
   const early = startResample({
-    tasks: resampleSelection(raw, failed3),
+    selection: resampleSelection(raw, failed3),
     resample,
     resamples: options.resamples ?? 1,
     minTasks: options.minSupport.tasks
@@ -53732,6 +53759,7 @@ async function diagnoseBatch(options) {
         evidence2.filter((item) => item.unknownTask).map((item) => item.rolloutKey)
       ),
       resample: early.resample,
+      resampleMore: early.resampleMore,
       resamples: options.resamples,
       ...deterministic && options.resample ? { untested: "the agent model runs at temperature 0: a re-sample would repeat the run" } : {},
       probe: options.probe,
@@ -53805,7 +53833,7 @@ function undiagnosed(failed3, tasks, reason) {
     }
   };
 }
-var diagnosisReportSchema, resampledPerSignal;
+var diagnosisReportSchema, resampledPerSignal, firstWavePerSignal;
 var init_diagnose_batch = __esm({
   "src/diagnose/diagnose-batch.ts"() {
     "use strict";
@@ -53836,6 +53864,7 @@ var init_diagnose_batch = __esm({
       }).optional()
     });
     resampledPerSignal = 4;
+    firstWavePerSignal = 2;
   }
 });
 
@@ -55398,39 +55427,26 @@ async function creditPerEdit(options) {
   const cost = checked.reduce((sum, change2) => sum + change2.fixed.length, 0);
   if (!affordable(validation.context, cost, options.reserve))
     return { attributions: options.attributions, stage: unchecked(validation, cost, checked) };
-  const notIts = await Promise.all(
-    checked.map(async (change2, index) => {
-      const own2 = new Set(change2.edits);
-      const rebuilt = rebuildCandidate({
-        parent: validation.parent,
-        edits: kept.filter((edit) => !own2.has(edit)),
-        guard: validation.context.guard
-      });
-      const run2 = await validation.steps.evaluate({
-        stage: validation.scope.key(`credit-${index + 1}`),
-        tasks: validation.batch.filter((task) => change2.fixed.includes(task.id)),
-        harness: rebuilt.harness,
-        label: `iteration ${validation.scope.index}: credit per edit`
-      });
-      const stillPass = passMapOf(run2.result);
-      return new Set(change2.fixed.filter((taskId) => stillPass.get(taskId) === true));
-    })
+  const leftOut2 = await Promise.all(
+    checked.map((change2, index) => leaveOut(validation, kept, change2, index + 1))
   );
+  const notIts = leftOut2.map((run2) => run2.notIts);
   const uncredited = new Map(checked.map((change2, index) => [change2, notIts[index]]));
-  const outcomes3 = checked.map((change2, index) => creditOutcome(change2, notIts[index]));
+  const outcomes3 = checked.map((change2, index) => creditOutcome(change2, leftOut2[index]));
   const attributions = options.attributions.map((change2) => {
     const notIts2 = uncredited.get(change2);
     return notIts2 ? { ...change2, fixed: change2.fixed.filter((id) => !notIts2.has(id)) } : change2;
   });
   const lost = [...uncredited.values()].reduce((sum, ids) => sum + ids.size, 0);
+  const unrun = leftOut2.reduce((sum, run2) => sum + run2.unrun, 0);
   const stage = {
     step: ecdysisStep.credit,
     role: "note",
     changes: outcomes3,
-    figures: { checked: checked.length, "targets not credited": lost },
+    figures: { checked: checked.length, "targets not credited": lost, "targets not re-run": unrun },
     decision: {
       accepted: true,
-      reason: `${checked.length} change(s) left out once on their fixed targets: ${lost} target(s) pass without them`
+      reason: `${checked.length} change(s) left out once on their fixed targets: ${lost} target(s) pass without them${unrun > 0 ? `, ${unrun} not re-run (a change's first target failed again without it)` : ""}`
     }
   };
   return { attributions, stage };
@@ -55446,7 +55462,31 @@ function unchecked(validation, cost, checked) {
     }
   };
 }
-function creditOutcome(change2, notIts) {
+async function leaveOut(validation, kept, change2, number4) {
+  const own2 = new Set(change2.edits);
+  const { harness } = rebuildCandidate({
+    parent: validation.parent,
+    edits: kept.filter((edit) => !own2.has(edit)),
+    guard: validation.context.guard
+  });
+  const label = `iteration ${validation.scope.index}: credit per edit`;
+  const passingWithout = async (tasks, stage) => {
+    const run2 = await validation.steps.evaluate({
+      stage: validation.scope.key(stage),
+      tasks,
+      harness,
+      label
+    });
+    const stillPass = passMapOf(run2.result);
+    return tasks.filter((task) => stillPass.get(task.id) === true).map((task) => task.id);
+  };
+  const [first, ...rest] = validation.batch.filter((task) => change2.fixed.includes(task.id));
+  const firstPasses = await passingWithout([first], `credit-${number4}`);
+  if (firstPasses.length === 0) return { notIts: /* @__PURE__ */ new Set(), unrun: rest.length };
+  const restPass = rest.length > 0 ? await passingWithout(rest, `credit-${number4}-rest`) : [];
+  return { notIts: /* @__PURE__ */ new Set([...firstPasses, ...restPass]), unrun: 0 };
+}
+function creditOutcome(change2, { notIts, unrun }) {
   const credited = change2.fixed.length - notIts.size;
   return {
     edits: change2.edits,
@@ -55455,7 +55495,7 @@ function creditOutcome(change2, notIts) {
     kept: credited > 0,
     targets: change2.targets.length,
     fixed: credited,
-    reason: notIts.size > 0 ? `${notIts.size} of its ${change2.fixed.length} fixed target(s) pass without it: credited ${credited}` : `each of its ${change2.fixed.length} fixed target(s) fails again without it`
+    reason: notIts.size > 0 ? `${notIts.size} of its ${change2.fixed.length} fixed target(s) pass without it: credited ${credited}` : unrun > 0 ? `its first fixed target fails again without it (${unrun} more not re-run)` : `each of its ${change2.fixed.length} fixed target(s) fails again without it`
   };
 }
 var init_credit = __esm({
@@ -57818,14 +57858,14 @@ function recordingProvider(refiner, turn) {
   return { provider, lastReply: () => lastReply };
 }
 async function settleRoleCalls(calls) {
-  const settled = await Promise.allSettled(calls);
-  const errors = settled.flatMap(
+  const settled2 = await Promise.allSettled(calls);
+  const errors = settled2.flatMap(
     (outcome) => outcome.status === "rejected" ? [outcome.reason] : []
   );
   const fatal = errors.find((error62) => !(error62 instanceof RoleOutputUnusable));
   if (fatal !== void 0) throw fatal;
-  if (errors.length > 0 && errors.length === settled.length) throw errors[0];
-  return settled.flatMap((outcome) => outcome.status === "fulfilled" ? [outcome.value] : []);
+  if (errors.length > 0 && errors.length === settled2.length) throw errors[0];
+  return settled2.flatMap((outcome) => outcome.status === "fulfilled" ? [outcome.value] : []);
 }
 var RoleOutputUnusable;
 var init_role_call = __esm({
@@ -58515,18 +58555,18 @@ var init_editor = __esm({
 // src/refine/editor.ts
 async function runEditor(options) {
   const draft = (change2, harness, earlier) => draftChange({ ...options, change: change2, harness, earlier });
-  const settled = await Promise.allSettled(
+  const settled2 = await Promise.allSettled(
     options.hms.changes.map((change2) => draft(change2, options.harness))
   );
-  const errors = settled.flatMap(
+  const errors = settled2.flatMap(
     (outcome) => outcome.status === "rejected" ? [outcome.reason] : []
   );
   const fatal = errors.find((error62) => !(error62 instanceof RoleOutputUnusable));
   if (fatal !== void 0) throw fatal;
-  if (errors.length > 0 && errors.length === settled.length) throw errors[0];
+  if (errors.length > 0 && errors.length === settled2.length) throw errors[0];
   const result = { edits: [], invalid: [], dropped: [] };
   const composer = new EditComposer(options.harness);
-  for (const [index, outcome] of settled.entries()) {
+  for (const [index, outcome] of settled2.entries()) {
     if (outcome.status === "rejected") {
       result.dropped.push({
         change: index,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RolloutRecord } from "../eval/types.js";
-import { classifyPatterns } from "./classify.js";
+import { classifyPatterns, settled } from "./classify.js";
 import type { UnclassifiedPattern } from "./failure-pattern.js";
 import { makeRecord } from "./testing/rollout-fixtures.js";
 
@@ -179,5 +179,21 @@ describe("classifyPatterns", () => {
       probe: (records) => probe.run(records),
     });
     expect(probe.calls[0].records.map((record) => record.taskId)).toEqual(["r0", "r1", "r2"]);
+  });
+});
+
+describe("settled (the first wave of re-samples decides a pattern)", () => {
+  it("settles only when the tasks not yet re-run could not turn the flaky verdict", () => {
+    // 2 of 2 failed again, 2 to go: at most 2 of 4 pass, not a majority → reproducible.
+    expect(settled(2, 0, 2)).toBe(true);
+    // 1 of 2 passed, 2 to go: 3 of 4 could pass → undecided.
+    expect(settled(2, 1, 2)).toBe(false);
+    // 3 of 3 passed, 2 to go: at least 3 of 5 pass → flaky.
+    expect(settled(3, 3, 2)).toBe(true);
+    // 2 of 3 failed again, 3 to go: 4 of 6 could pass → undecided.
+    expect(settled(3, 1, 3)).toBe(false);
+    // Nothing left to run: always settled.
+    expect(settled(1, 1, 0)).toBe(true);
+    expect(settled(0, 0, 0)).toBe(true);
   });
 });

@@ -85,8 +85,9 @@ function unknownTaskReason(
  * Systematic vs model-specific, with the reasons recorded: mostly runs where the model said it
  * does not know the task → `unknown-task`; support below `minSupport` →
  * `singleton`/`narrow`; most failing tasks pass when re-sampled → `flaky`; the probe model
- * passes most of the tasks → `model-only`. Re-runs are batched: one `resample` call and one
- * `probe` call over all patterns still in question. `onSupported` is told, before the re-runs,
+ * passes most of the tasks → `model-only`. Re-runs are batched: one `resample` call (and a
+ * `resampleMore` call for the patterns it left undecided) and one `probe` call over all patterns
+ * still in question. `onSupported` is told, before the re-runs,
  * which patterns passed the support test (as systematic so far): work started on them is lost
  * only for those the re-runs then reject.
  */
@@ -128,6 +129,11 @@ interface ClassifyOptions {
    */
   unknownTaskKeys?: ReadonlySet<string>;
   resample?: Resample;
+  /**
+   * A second wave of re-samples, asked only for the tasks of the patterns whose verdict the first
+   * wave (`resample`) left open (`settled`); absent, `resample` re-runs them all at once.
+   */
+  resampleMore?: Resample;
   resamples?: number;
   probe?: Probe;
   onSupported?: (patterns: FailurePattern[]) => void;
@@ -175,10 +181,11 @@ async function resampleOpen(open: PatternState[], context: RerunContext): Promis
       entry.reasons.push({ code: "untested", detail: options.untested ?? "not re-sampled" });
     return;
   }
-  const reruns = await options.resample(
+  const first = await options.resample(
     dedupe(open.flatMap((item) => representatives(item.pattern, records))),
     resamples,
   );
+  const reruns = [...first, ...(await secondWave(open, first, context))];
   for (const entry of open) {
     const { tried, passed } = tasksThatPass(entry.pattern.taskIds, reruns, memberKeys);
     entry.reproducibility = { members: tried, vanished: passed, resamples };
@@ -195,6 +202,39 @@ async function resampleOpen(open: PatternState[], context: RerunContext): Promis
       });
     }
   }
+}
+
+/**
+ * The second wave of re-samples (`resampleMore`): the tasks the first did not re-run, of the open
+ * patterns whose verdict they could still turn; none when every verdict is settled.
+ */
+async function secondWave(
+  open: PatternState[],
+  first: RolloutRecord[],
+  context: RerunContext,
+): Promise<RolloutRecord[]> {
+  const { options, records, memberKeys } = context;
+  if (!options.resampleMore) return [];
+  const rerun = new Set(first.map((run) => run.taskId));
+  const pending = open.flatMap((entry) => {
+    const unrun = representatives(entry.pattern, records).filter(
+      (record) => !rerun.has(record.taskId),
+    );
+    const { tried, passed } = tasksThatPass(entry.pattern.taskIds, first, memberKeys);
+    return settled(tried, passed, unrun.length) ? [] : unrun;
+  });
+  if (pending.length === 0) return [];
+  return options.resampleMore(dedupe(pending), options.resamples ?? 1);
+}
+
+/**
+ * Whether up to `unrun` more re-sampled tasks could not turn the flaky verdict (most re-sampled
+ * tasks pass): not flaky even if every one of them passed, or flaky even if none did.
+ */
+export function settled(tried: number, passed: number, unrun: number): boolean {
+  const neverFlaky = 2 * passed + unrun <= tried;
+  const alwaysFlaky = 2 * passed > tried + unrun;
+  return neverFlaky || alwaysFlaky;
 }
 
 /** Runs the open patterns' representatives on the probe model; most passing → `model-only`. */

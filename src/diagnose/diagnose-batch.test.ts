@@ -104,9 +104,11 @@ describe("diagnoseBatch", () => {
         );
       },
     });
-    // One re-sample call over every failing task, issued before any refiner call.
+    // The first wave (two per failure signature) is issued before any refiner call; t0 and t1
+    // pass, so the budget pattern is undecided and its other two tasks are re-run after the merge.
     expect(seen).toEqual([
-      { taskIds: ["t0", "t1", "t2", "t3", "t4", "t5"], refinerCallsBefore: 0 },
+      { taskIds: ["t0", "t1", "t4", "t5"], refinerCallsBefore: 0 },
+      { taskIds: ["t2", "t3"], refinerCallsBefore: 2 },
     ]);
     const budget = report.patterns.find((pattern) => pattern.name === "budget");
     expect(budget?.kind).toBe("systematic");
@@ -131,8 +133,33 @@ describe("diagnoseBatch", () => {
       },
     });
     expect(resampledPerSignal).toBe(4);
-    // Six step-limit failures: the first four; the one other signature: its only task.
-    expect(asked[0]).toEqual(["t0", "t1", "t2", "t3", "t6"]);
+    // Six step-limit failures: the first four, two in each wave (no re-run came back, so the
+    // first left the pattern undecided); the one other signature: its only task.
+    expect(asked).toEqual([
+      ["t0", "t1", "t6"],
+      ["t2", "t3"],
+    ]);
+  });
+
+  // Issue #27 (speed): every selected task was re-sampled although two failing again out of two
+  // already settle a four-task pattern as reproducible: the other two are not re-run.
+  it("settles a pattern on the first wave when it cannot turn flaky, and re-runs no more", async () => {
+    const { tasks, records } = batch();
+    const asked: string[][] = [];
+    const report = await diagnoseBatch({
+      records,
+      tasks,
+      refiner: refiner(),
+      minSupport: { tasks: 3, categories: 2 },
+      resample: async (members) => {
+        asked.push(members.map((member) => member.taskId));
+        return members.map((member) => ({ ...member, key: `${member.key}#1` }));
+      },
+    });
+    expect(asked).toEqual([["t0", "t1", "t4", "t5"]]);
+    const budget = report.patterns.find((pattern) => pattern.name === "budget");
+    expect(budget?.kind).toBe("systematic");
+    expect(budget?.reproducibility).toEqual({ members: 2, vanished: 0, resamples: 1 });
   });
 
   it("runs evidence → notes → merge → classification and returns a valid report", async () => {

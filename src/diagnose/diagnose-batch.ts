@@ -38,16 +38,27 @@ export type DiagnosisReport = z.infer<typeof diagnosisReportSchema>;
  * reproducible failure from a flaky one, without re-running every member of a large group.
  */
 export const resampledPerSignal = 4;
+/**
+ * Of those, the first wave (started at once): two failing again out of two settle a pattern of up
+ * to four re-sampled tasks as reproducible (`settled` in classify.ts), so the rest are re-run only
+ * for the patterns the first wave leaves undecided.
+ */
+export const firstWavePerSignal = 2;
 
 /**
  * The failing records to re-sample: one per distinct task, at most `resampledPerSignal` tasks per
- * signal key, in batch order (a pattern's reproducibility is then judged on those of its tasks).
+ * signal key, in batch order (a pattern's reproducibility is then judged on those of its tasks),
+ * split into the first wave (`firstWavePerSignal` per signal key) and the rest.
  */
-function resampleSelection(evidence: Evidence[], records: RolloutRecord[]): RolloutRecord[] {
+function resampleSelection(
+  evidence: Evidence[],
+  records: RolloutRecord[],
+): { first: RolloutRecord[]; more: RolloutRecord[] } {
   const byKey = new Map(records.map((record) => [record.key, record]));
   const tasks = new Set<string>();
   const perSignal = new Map<string, number>();
-  const chosen: RolloutRecord[] = [];
+  const first: RolloutRecord[] = [];
+  const more: RolloutRecord[] = [];
   for (const item of evidence) {
     const record = byKey.get(item.rolloutKey);
     const count = perSignal.get(item.signalKey) ?? 0;
@@ -56,29 +67,31 @@ function resampleSelection(evidence: Evidence[], records: RolloutRecord[]): Roll
       continue;
     tasks.add(record.taskId);
     perSignal.set(item.signalKey, count + 1);
-    chosen.push(record);
+    (count < firstWavePerSignal ? first : more).push(record);
   }
-  return chosen;
+  return { first, more };
 }
 
 /**
- * Starts re-sampling the selected failing tasks at once, so the rollouts run while the notes and
- * merge calls (which decide the patterns) are in flight; classification then reads the re-runs of
- * its patterns' tasks from the result. Costs re-samples of tasks that end in unsupported patterns.
- * Skipped (the plain callback is used) when too few tasks fail to form a supported pattern.
- * `settled` resolves once the early re-runs are over, whatever their outcome, so no work
- * outlives the diagnosis.
+ * Starts re-sampling the first wave of the selected failing tasks at once, so the rollouts run
+ * while the notes and merge calls (which decide the patterns) are in flight; classification then
+ * reads the re-runs of its patterns' tasks from the result, and asks for the rest of the selection
+ * (`resampleMore`) only where the first wave left a pattern undecided. Costs re-samples of tasks
+ * that end in unsupported patterns. Skipped (the plain callback is used) when too few tasks fail
+ * to form a supported pattern. `settled` resolves once the early re-runs are over, whatever their
+ * outcome, so no work outlives the diagnosis.
  */
 function startResample(options: {
-  tasks: RolloutRecord[];
+  selection: { first: RolloutRecord[]; more: RolloutRecord[] };
   resample?: Resample;
   resamples: number;
   minTasks: number;
-}): { resample?: Resample; settled: Promise<unknown> } {
-  const { resample, resamples, tasks } = options;
-  if (!resample || resamples <= 0 || tasks.length < options.minTasks)
+}): { resample?: Resample; resampleMore?: Resample; settled: Promise<unknown> } {
+  const { resample, resamples } = options;
+  const { first, more } = options.selection;
+  if (!resample || resamples <= 0 || first.length + more.length < options.minTasks)
     return { resample, settled: Promise.resolve() };
-  const early = resample(tasks, resamples);
+  const early = resample(first, resamples);
   // Awaited by classification; a failure surfaces there, not as an unhandled rejection.
   const settled = early.catch(() => undefined);
   return {
@@ -86,6 +99,11 @@ function startResample(options: {
     resample: async (records) => {
       const ids = new Set(records.map((record) => record.taskId));
       return (await early).filter((run) => ids.has(run.taskId));
+    },
+    resampleMore: async (records, k) => {
+      const asked = new Set(records.map((record) => record.taskId));
+      const wanted = more.filter((record) => asked.has(record.taskId));
+      return wanted.length > 0 ? resample(wanted, k) : [];
     },
   };
 }
@@ -134,7 +152,7 @@ export async function diagnoseBatch(options: DiagnoseBatchOptions): Promise<Diag
   const deterministic = options.agentTemperature === 0;
   const resample = deterministic ? undefined : options.resample;
   const early = startResample({
-    tasks: resampleSelection(raw, failed),
+    selection: resampleSelection(raw, failed),
     resample,
     resamples: options.resamples ?? 1,
     minTasks: options.minSupport.tasks,
@@ -158,6 +176,7 @@ export async function diagnoseBatch(options: DiagnoseBatchOptions): Promise<Diag
         evidence.filter((item) => item.unknownTask).map((item) => item.rolloutKey),
       ),
       resample: early.resample,
+      resampleMore: early.resampleMore,
       resamples: options.resamples,
       ...(deterministic && options.resample
         ? { untested: "the agent model runs at temperature 0: a re-sample would repeat the run" }

@@ -1,3 +1,4 @@
+import type { Task } from "../../config/task-schema.js";
 import { rebuildCandidate } from "../guard.js";
 import { passMapOf } from "../records.js";
 import type { ChangeOutcome, ValidationStage } from "../validation.js";
@@ -22,8 +23,8 @@ function uncertain(attributions: readonly ChangeAttribution[]): ChangeAttributio
 }
 
 /**
- * The attributions with each uncertain change's credit checked by leaving it out (one rollout per
- * fixed target), and the stage that records it (undefined when nothing was checked). Not checked
+ * The attributions with each uncertain change's credit checked by leaving it out (`leaveOut`: at
+ * most one rollout per fixed target), and the stage that records it (undefined when nothing was checked). Not checked
  * (a note says so) when the budget left cannot carry those rollouts and still `reserve`.
  */
 export async function creditPerEdit(options: {
@@ -39,40 +40,27 @@ export async function creditPerEdit(options: {
   const cost = checked.reduce((sum, change) => sum + change.fixed.length, 0);
   if (!affordable(validation.context, cost, options.reserve))
     return { attributions: options.attributions, stage: unchecked(validation, cost, checked) };
-  // Each left-out run is independent of the others: they run side by side.
-  const notIts = await Promise.all(
-    checked.map(async (change, index) => {
-      const own = new Set(change.edits);
-      const rebuilt = rebuildCandidate({
-        parent: validation.parent,
-        edits: kept.filter((edit) => !own.has(edit)),
-        guard: validation.context.guard,
-      });
-      const run = await validation.steps.evaluate({
-        stage: validation.scope.key(`credit-${index + 1}`),
-        tasks: validation.batch.filter((task) => change.fixed.includes(task.id)),
-        harness: rebuilt.harness,
-        label: `iteration ${validation.scope.index}: credit per edit`,
-      });
-      const stillPass = passMapOf(run.result);
-      return new Set(change.fixed.filter((taskId) => stillPass.get(taskId) === true));
-    }),
+  // Each change's left-out runs are independent of the others': they run side by side.
+  const leftOut = await Promise.all(
+    checked.map((change, index) => leaveOut(validation, kept, change, index + 1)),
   );
+  const notIts = leftOut.map((run) => run.notIts);
   const uncredited = new Map(checked.map((change, index) => [change, notIts[index]]));
-  const outcomes = checked.map((change, index) => creditOutcome(change, notIts[index]));
+  const outcomes = checked.map((change, index) => creditOutcome(change, leftOut[index]));
   const attributions = options.attributions.map((change) => {
     const notIts = uncredited.get(change);
     return notIts ? { ...change, fixed: change.fixed.filter((id) => !notIts.has(id)) } : change;
   });
   const lost = [...uncredited.values()].reduce((sum, ids) => sum + ids.size, 0);
+  const unrun = leftOut.reduce((sum, run) => sum + run.unrun, 0);
   const stage: ValidationStage = {
     step: ecdysisStep.credit,
     role: "note",
     changes: outcomes,
-    figures: { checked: checked.length, "targets not credited": lost },
+    figures: { checked: checked.length, "targets not credited": lost, "targets not re-run": unrun },
     decision: {
       accepted: true,
-      reason: `${checked.length} change(s) left out once on their fixed targets: ${lost} target(s) pass without them`,
+      reason: `${checked.length} change(s) left out once on their fixed targets: ${lost} target(s) pass without them${unrun > 0 ? `, ${unrun} not re-run (a change's first target failed again without it)` : ""}`,
     },
   };
   return { attributions, stage };
@@ -95,7 +83,50 @@ function unchecked(
   };
 }
 
-function creditOutcome(change: ChangeAttribution, notIts: ReadonlySet<string>): ChangeOutcome {
+/** A change left out: its fixed targets that pass without it, and those not re-run. */
+interface LeftOut {
+  notIts: Set<string>;
+  /** Fixed targets not re-run: one already failed again without the change, which keeps it. */
+  unrun: number;
+}
+
+/**
+ * Leaves one change out and re-runs its fixed targets (batch order) in two waves: the first
+ * target alone, then — only when it still passes without the change — the rest. Pruning asks
+ * only whether a change is credited with any target, so a first target that fails again without
+ * it settles that at one rollout; the rest keep the credit attribution gave them.
+ */
+async function leaveOut(
+  validation: Validation,
+  kept: ChangeAttribution["edits"],
+  change: ChangeAttribution,
+  number: number,
+): Promise<LeftOut> {
+  const own = new Set(change.edits);
+  const { harness } = rebuildCandidate({
+    parent: validation.parent,
+    edits: kept.filter((edit) => !own.has(edit)),
+    guard: validation.context.guard,
+  });
+  const label = `iteration ${validation.scope.index}: credit per edit`;
+  const passingWithout = async (tasks: Task[], stage: string) => {
+    const run = await validation.steps.evaluate({
+      stage: validation.scope.key(stage),
+      tasks,
+      harness,
+      label,
+    });
+    const stillPass = passMapOf(run.result);
+    return tasks.filter((task) => stillPass.get(task.id) === true).map((task) => task.id);
+  };
+  const [first, ...rest] = validation.batch.filter((task) => change.fixed.includes(task.id));
+  const firstPasses = await passingWithout([first], `credit-${number}`);
+  if (firstPasses.length === 0) return { notIts: new Set(), unrun: rest.length };
+  const restPass = rest.length > 0 ? await passingWithout(rest, `credit-${number}-rest`) : [];
+  return { notIts: new Set([...firstPasses, ...restPass]), unrun: 0 };
+}
+
+function creditOutcome(change: ChangeAttribution, { notIts, unrun }: LeftOut): ChangeOutcome {
   const credited = change.fixed.length - notIts.size;
   return {
     edits: change.edits,
@@ -107,6 +138,8 @@ function creditOutcome(change: ChangeAttribution, notIts: ReadonlySet<string>): 
     reason:
       notIts.size > 0
         ? `${notIts.size} of its ${change.fixed.length} fixed target(s) pass without it: credited ${credited}`
-        : `each of its ${change.fixed.length} fixed target(s) fails again without it`,
+        : unrun > 0
+          ? `its first fixed target fails again without it (${unrun} more not re-run)`
+          : `each of its ${change.fixed.length} fixed target(s) fails again without it`,
   };
 }

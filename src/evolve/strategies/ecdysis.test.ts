@@ -483,6 +483,35 @@ describe("ecdysis strategy", () => {
     ]);
   });
 
+  // Issue #27 (speed): credit per edit re-ran every fixed target of a change left out, although
+  // pruning asks only whether any of them is its credit. The calculator rule (aimed at calc and
+  // date) fixed 3 calc tasks; left out, the first fails again: it is kept at one rollout.
+  it("keeps a change at one left-out rollout when its first fixed target fails again without it", async () => {
+    const { result, loaded } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 3, fault: "calc" }),
+        ...specs({ prefix: "d", count: 3, fault: "date" }),
+        ...specs({ prefix: "n", count: 4 }),
+      ],
+      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+      temperature: 0,
+      evolve: { ecdysis: { repairRegressions: false } },
+      propose: () => [ruleEdit("calc", ["p-calc", "p-date"]), ruleEdit("none", ["p-date"])],
+    });
+    const credit = stageOf(result.iterations[0], "credit per edit");
+    expect(credit?.figures).toMatchObject({
+      checked: 1,
+      "targets not credited": 0,
+      "targets not re-run": 2,
+    });
+    expect(credit?.changes?.[0]).toMatchObject({ kept: true, fixed: 3 });
+    const journal = await journalOf(loaded.root);
+    expect(journal.get("iteration-1/credit-1")?.spend.rollouts).toBe(1);
+    expect(journal.has("iteration-1/credit-1-rest")).toBe(false);
+    // Pruning still sees what it saw: the rule for date, which fixed none of its own, goes.
+    expect(prunedOut(result.iterations[0]).map((change) => change.patterns)).toEqual([["date"]]);
+  });
+
   // Issue #27 item 2: a fix the test could not accept was attempted. 3 fixed / 0 broken on a
   // deterministic agent is p = 0.125 under the fair coin, yet nothing else of the batch flipped:
   // the targeted test (the fixes landed on the named tasks, against the measured background of
