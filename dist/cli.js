@@ -55547,6 +55547,15 @@ async function pruneChanges(options) {
     cheap = without2;
   }
 }
+function pruningAhead(validation, kept, cheap) {
+  const attributed = attributeChanges({
+    applied: kept,
+    addressed: validation.addressed,
+    before: validation.before,
+    cheap
+  });
+  return prunedChanges2(attributed).length > 0;
+}
 async function attributionsOf(options) {
   const { validation, kept } = options;
   const attributed = attributeChanges({
@@ -55656,7 +55665,7 @@ async function validateCandidate(validation, candidate, applied) {
   });
   const { context, scope } = validation;
   const rest = without(validation.batch, cheapTasks);
-  const ahead = context.speedups && promising(cheap).accepted ? fullBatchAhead(context, {
+  const ahead = context.speedups && promising(cheap).accepted && !pruningAhead(validation, applied, cheap) ? fullBatchAhead(context, {
     stage: scope.key("validate-full"),
     tasks: rest,
     harness: candidate,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { EvolveResult } from "../result-schema.js";
 import { runEvolve } from "../run-evolve.js";
 import { ecdysisStrategy } from "../strategies/ecdysis.js";
-import { fakeStages } from "../testing/fake-stages.js";
+import { fakeStages, ruleEdit } from "../testing/fake-stages.js";
 import {
   fakeAgentAdapter,
   fakeAgentModel,
@@ -18,13 +18,17 @@ type Scenario = {
   heldout: ReturnType<typeof specs>;
   evolve?: Record<string, unknown>;
   supported?: NonNullable<Parameters<typeof fakeStages>[0]>["supported"];
+  propose?: NonNullable<Parameters<typeof fakeStages>[0]>["propose"];
   /** A sampling agent (above temperature 0, its wording varies by draw). */
   sampling?: boolean;
 };
 
 async function run(scenario: Scenario, speedups: boolean) {
   const loaded = await fakeProject({ ...scenario, temperature: scenario.sampling ? 0.7 : 0 });
-  const { stages, calls } = fakeStages({ supported: scenario.supported });
+  const { stages, calls } = fakeStages({
+    supported: scenario.supported,
+    propose: scenario.propose,
+  });
   const outDir = path.join(loaded.root, "out");
   const result = await runEvolve({
     loaded,
@@ -77,6 +81,18 @@ const scenarios: Record<string, Scenario> = {
   },
 };
 
+/** The change proposed for date fixes none of its tasks: pruning takes it out. */
+const uselessForDate: Scenario = {
+  train: [
+    ...specs({ prefix: "c", count: 4, fault: "calc" }),
+    ...specs({ prefix: "d", count: 4, fault: "date" }),
+    ...specs({ prefix: "n", count: 6 }),
+  ],
+  heldout: specs({ prefix: "h", count: 4, fault: "calc" }),
+  propose: (patterns) =>
+    patterns.map((pattern) => ruleEdit(pattern.name === "calc" ? "calc" : "useless", [pattern.id])),
+};
+
 describe("the speed tricks", () => {
   for (const [name, scenario] of Object.entries(scenarios)) {
     it(`only start work early: without them the same result (${name})`, async () => {
@@ -92,6 +108,17 @@ describe("the speed tricks", () => {
       expect(fast.result.cost.llmCalls).toBeGreaterThanOrEqual(plain.result.cost.llmCalls);
     });
   }
+
+  // Issue #27 (speed): the rest of the batch ran ahead for a candidate that attribution was
+  // already about to prune; the pruned candidate then ran its own, and those rollouts were lost.
+  it("runs no rest ahead for a candidate that pruning will replace, with the same result", async () => {
+    const fast = await run(uselessForDate, true);
+    const plain = await run(uselessForDate, false);
+    expect(fast.stagesRun).toContain("iteration-1/validate-cheap-pruned");
+    expect(fast.stagesRun).not.toContain("iteration-1/validate-full-ahead");
+    expect(outcome(plain.result)).toEqual(outcome(fast.result));
+    expect(fast.result.cost.rollouts).toBe(plain.result.cost.rollouts);
+  });
 
   it("each scenario exercises the trick it is there for", async () => {
     const redrawn = await run(scenarios["re-drawn flips"], true);

@@ -22,7 +22,7 @@ import type { Candidate, ValidationResult, ValidationStage } from "../validation
 import { ablateRejected } from "./ablate.js";
 import { cheapSubset, without } from "./cheap-subset.js";
 import { affordable, redrawCost } from "./ecdysis-budget.js";
-import { pruneChanges } from "./prune.js";
+import { pruneChanges, pruningAhead } from "./prune.js";
 import type { IterationSteps } from "./steps.js";
 
 /** What an ecdysis proposal carries for its own validation and memory (`Proposal.data`). */
@@ -127,11 +127,12 @@ async function validateCandidate(
     comparison: cheap,
     decision: promising(cheap),
   });
-  // With the speed tricks on, a promising candidate's other batch tasks run during pruning.
+  // With the speed tricks on, a promising candidate's other batch tasks run during pruning —
+  // unless pruning will replace it.
   const { context, scope } = validation;
   const rest = without(validation.batch, cheapTasks);
   const ahead =
-    context.speedups && promising(cheap).accepted
+    context.speedups && promising(cheap).accepted && !pruningAhead(validation, applied, cheap)
       ? fullBatchAhead(context, {
           stage: scope.key("validate-full"),
           tasks: rest,

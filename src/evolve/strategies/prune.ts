@@ -89,6 +89,21 @@ export async function pruneChanges(options: {
 }
 
 /**
+ * Whether attribution alone (before credit per edit) will take a change out: then the rest of the
+ * batch is not run ahead for this candidate, which pruning would replace (the pruned candidate
+ * runs its own batch); the rest runs after pruning only when a change is put back.
+ */
+export function pruningAhead(validation: Validation, kept: PlannedEdit[], cheap: PairedComparison) {
+  const attributed = attributeChanges({
+    applied: kept,
+    addressed: validation.addressed,
+    before: validation.before,
+    cheap,
+  });
+  return prunedChanges(attributed).length > 0;
+}
+
+/**
  * Each change's attribution on the cheap comparison; in the first round, with its credit
  * checked by leaving it out (credit.ts), the stage recorded.
  */
