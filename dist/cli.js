@@ -52984,7 +52984,9 @@ var init_failure_pattern = __esm({
         "reproducible",
         "probe-fails",
         "untested",
-        "unknown-task"
+        "unknown-task",
+        // Attempted with typed settings only, below the support threshold (evolve/strategies/ecdysis-narrow.ts).
+        "last-resort"
       ]),
       detail: external_exports.string()
     });
@@ -55020,6 +55022,59 @@ var init_stratified_sample = __esm({
   }
 });
 
+// src/evolve/strategies/ecdysis-narrow.ts
+function lastResortPatterns(options) {
+  const { context, state, batchSize } = options;
+  const left = context.rolloutsLeft?.();
+  if (left === void 0 || left <= 2 * batchSize) return [];
+  const scope = {
+    maxAttempts: context.config.evolve.ecdysis.maxAttemptsPerPattern,
+    harnessHash: state.harness.hash,
+    sampleRound: state.sampleRound
+  };
+  return options.patterns.filter(
+    (pattern) => pattern.kind === "model-specific" && pattern.support.tasks >= 2 && pattern.reasons.every((reason) => reason.code === "narrow") && mayAttempt(pattern, state.memory, scope)
+  ).map((pattern) => ({
+    ...pattern,
+    kind: "systematic",
+    reasons: [
+      ...pattern.reasons,
+      {
+        code: "last-resort",
+        detail: `attempted with typed settings only: no systematic pattern is left to attempt and ${left} rollouts remain`
+      }
+    ]
+  }));
+}
+function typedSettingsOnly(refinement) {
+  const text3 = refinement.edits.filter((edit) => !isTypedSetting(edit));
+  if (text3.length === 0) return refinement;
+  const edits = refinement.edits.filter(isTypedSetting);
+  return {
+    ...refinement,
+    edits,
+    droppedEdits: [
+      ...refinement.droppedEdits,
+      ...text3.map((edit) => ({
+        change: null,
+        stage: "refused",
+        reason: "a last-resort attempt of a narrow pattern takes typed settings only (a text edit fitted to its few tasks may name their items)",
+        edit
+      }))
+    ]
+  };
+}
+function isTypedSetting({ edit }) {
+  return edit.kind === "set" && typedSetting(edit.path, edit.value);
+}
+var init_ecdysis_narrow = __esm({
+  "src/evolve/strategies/ecdysis-narrow.ts"() {
+    "use strict";
+    init_harness();
+    init_memory();
+  }
+});
+
 // src/evolve/strategies/ecdysis-stop.ts
 function stopOrObserveMore(options, seen, stop2) {
   const { context, state } = options;
@@ -55112,13 +55167,39 @@ async function proposeEcdysis(options) {
   seen.traces = patternTraces(seen.diagnosis.patterns, run2.records);
   const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
   const systematic = found.filter(attemptable);
-  if (systematic.length === 0)
-    return stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
+  if (systematic.length === 0) {
+    const stop2 = stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
+    return stop2.kind === "stop" ? lastResort({ ...options, seen, refine: refine3, stop: stop2 }) : stop2;
+  }
   const refinement = await steps.refine({
     stage: scope.key("refine"),
     request: { ...refine3, patterns: systematic }
   });
   return guarded({ context, state, seen, refinement, systematic });
+}
+async function lastResort(options) {
+  const { context, state, seen, stop: stop2 } = options;
+  const narrow = lastResortPatterns({
+    context,
+    state,
+    patterns: seen.diagnosis?.patterns ?? [],
+    batchSize: seen.batch.tasks.length
+  });
+  if (narrow.length === 0) return stop2;
+  const refinement = typedSettingsOnly(
+    await options.steps.refine({
+      stage: options.scope.key("refine-last-resort"),
+      request: { ...options.refine, patterns: narrow }
+    })
+  );
+  const proposal = guarded({ context, state, seen, refinement, systematic: narrow });
+  if (proposal.kind !== "refused" || refinement.outcome !== "accepted" || refinement.edits.length > 0)
+    return proposal;
+  const names2 = narrow.map((pattern) => pattern.name).join(", ");
+  return {
+    ...proposal,
+    reason: `no typed setting proposed for ${names2} (last resort: text edits dropped)`
+  };
 }
 function attemptableHere(options) {
   const { context, state, maxAttempts, batchSize } = options;
@@ -55221,6 +55302,7 @@ var init_ecdysis_propose = __esm({
     init_records();
     init_stratified_sample();
     init_ecdysis_budget();
+    init_ecdysis_narrow();
     init_ecdysis_stop();
   }
 });

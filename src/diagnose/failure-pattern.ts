@@ -29,6 +29,8 @@ export const classificationReasonSchema = z.object({
     "probe-fails",
     "untested",
     "unknown-task",
+    // Attempted with typed settings only, below the support threshold (evolve/strategies/ecdysis-narrow.ts).
+    "last-resort",
   ]),
   detail: z.string(),
 });

@@ -11,9 +11,10 @@ import type { RunContext } from "../run-context.js";
 import type { LoopState, Observation, Proposal } from "../strategy.js";
 import { stratifiedSample } from "../stratified-sample.js";
 import { attemptLimit, unacceptableAtEvidence } from "./ecdysis-budget.js";
+import { lastResortPatterns, typedSettingsOnly } from "./ecdysis-narrow.js";
 import { stopOrObserveMore, stopWithout } from "./ecdysis-stop.js";
 import type { EcdysisData, EcdysisScope } from "./ecdysis-validate.js";
-import type { IterationSteps } from "./steps.js";
+import type { IterationSteps, RefineRequest } from "./steps.js";
 
 /**
  * An ecdysis proposal: a stratified train batch under the current harness → cross-instance
@@ -64,13 +65,56 @@ export async function proposeEcdysis(options: {
   // Model-specific patterns are reported, never repaired.
   const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
   const systematic = found.filter(attemptable);
-  if (systematic.length === 0)
-    return stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
+  if (systematic.length === 0) {
+    const stop = stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
+    return stop.kind === "stop" ? lastResort({ ...options, seen, refine, stop }) : stop;
+  }
   const refinement = await steps.refine({
     stage: scope.key("refine"),
     request: { ...refine, patterns: systematic },
   });
   return guarded({ context, state, seen, refinement, systematic });
+}
+
+/**
+ * Before a stop with budget left, the narrow patterns with typed settings only (ecdysis-narrow.ts);
+ * the stop stands when there are none, or when the roles proposed no typed setting for them.
+ */
+async function lastResort(options: {
+  context: RunContext;
+  steps: IterationSteps;
+  state: ObservingState;
+  scope: EcdysisScope;
+  seen: Observation;
+  refine: Omit<RefineRequest, "patterns">;
+  stop: Extract<Proposal<EcdysisData>, { kind: "stop" }>;
+}): Promise<Proposal<EcdysisData>> {
+  const { context, state, seen, stop } = options;
+  const narrow = lastResortPatterns({
+    context,
+    state,
+    patterns: seen.diagnosis?.patterns ?? [],
+    batchSize: seen.batch.tasks.length,
+  });
+  if (narrow.length === 0) return stop;
+  const refinement = typedSettingsOnly(
+    await options.steps.refine({
+      stage: options.scope.key("refine-last-resort"),
+      request: { ...options.refine, patterns: narrow },
+    }),
+  );
+  const proposal = guarded({ context, state, seen, refinement, systematic: narrow });
+  if (
+    proposal.kind !== "refused" ||
+    refinement.outcome !== "accepted" ||
+    refinement.edits.length > 0
+  )
+    return proposal;
+  const names = narrow.map((pattern) => pattern.name).join(", ");
+  return {
+    ...proposal,
+    reason: `no typed setting proposed for ${names} (last resort: text edits dropped)`,
+  };
 }
 
 /**

@@ -580,6 +580,73 @@ describe("ecdysis strategy", () => {
     expect(result.iterations[0].verdict).toBe("rejected");
   });
 
+  // Issue #27 item 3, seen on the bench (sparse seed 9): a 2-task context-loss pattern stayed
+  // below the support threshold and the run stopped with 318 rollouts unspent. Before such a stop,
+  // a narrow pattern is attempted with typed settings only; a text edit for it is dropped.
+  it("attempts a narrow pattern with typed settings only before stopping with budget left", async () => {
+    const { result, calls } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 4, fault: "calc" }),
+        ...specs({ prefix: "s", count: 2, fault: "steps" }),
+        ...specs({ prefix: "n", count: 6 }),
+      ],
+      heldout: specs({ prefix: "h", count: 2, fault: "steps" }),
+      temperature: 0,
+      evolve: { budget: { rollouts: 200 }, ecdysis: { repairRegressions: false } },
+      propose: (patterns) =>
+        patterns.flatMap((pattern) =>
+          pattern.name === "steps"
+            ? [stepSetting, ruleEdit("steps", [pattern.id])]
+            : [ruleEdit(pattern.name, [pattern.id])],
+        ),
+    });
+    expect(calls.refine.map((call) => call.patterns.map((pattern) => pattern.name))).toEqual([
+      ["calc"],
+      ["steps"],
+    ]);
+    const steps = calls.refine[1].patterns[0];
+    expect(steps.reasons.map((reason) => reason.code)).toEqual(["narrow", "last-resort"]);
+    const last = result.iterations.find(
+      (record) => record.verdict === "accepted" && record.index > 1,
+    );
+    expect(last?.applied.map((edit) => edit.edit)).toEqual([stepSetting.edit]);
+    expect(last?.refinement?.droppedEdits.map((dropped) => dropped.reason)).toEqual([
+      expect.stringMatching(/^a last-resort attempt of a narrow pattern takes typed settings only/),
+    ]);
+    expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+      stepSetting.edit,
+    ]);
+  });
+
+  it("stops after the configured attempts when the roles give a narrow pattern only text edits", async () => {
+    const { result, calls } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 4, fault: "calc" }),
+        ...specs({ prefix: "s", count: 2, fault: "steps" }),
+        ...specs({ prefix: "n", count: 6 }),
+      ],
+      heldout: specs({ prefix: "h", count: 2, fault: "steps" }),
+      temperature: 0,
+      evolve: {
+        maxIterations: 6,
+        budget: { rollouts: 200 },
+        ecdysis: { repairRegressions: false },
+      },
+    });
+    const lastResort = calls.refine.filter((call) => call.patterns[0]?.name === "steps");
+    expect(lastResort).toHaveLength(3);
+    expect(
+      result.iterations.filter((record) =>
+        record.reason.startsWith("no typed setting proposed for steps (last resort"),
+      ),
+    ).toHaveLength(3);
+    expect(result.stoppedBy).toBe("no-systematic-pattern");
+    expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+    ]);
+  });
+
   // Issue #15 item 4: the statistics fit the model. 2 fixed, 0 broken is p = 0.25; re-drawing a
   // deterministic model's flips twice more used to count each identical repeat again (6 fixed
   // draws, p = 0.016) and accept.

@@ -118,7 +118,9 @@ function patternsOf(
       reasons: [
         systematic
           ? { code: "supported", detail: `${taskIds.length} tasks` }
-          : { code: "singleton", detail: `${taskIds.length} task(s)` },
+          : taskIds.length <= 1
+            ? { code: "singleton", detail: "1 task" }
+            : { code: "narrow", detail: `${taskIds.length} tasks` },
       ],
     };
   });
@@ -172,7 +174,7 @@ function fakeRefiners(options: {
 /**
  * A `StagePort` double over the fake world: diagnosis groups failing rollouts by the fault
  * written in the task (systematic when the pattern spans at least `minSupport` tasks and
- * categories, else model-specific `singleton`; the deterministic evidence is src/diagnose's own)
+ * categories, else model-specific `singleton` or `narrow`; the deterministic evidence is src/diagnose's own)
  * and announces its systematic patterns as supported first (or `supported(systematic)`);
  * refinement proposes the rule `fix:<pattern name>` for each pattern it is given (or
  * `propose(patterns)` when set). Each fake makes one refiner call so call counting sees them.
