@@ -55903,6 +55903,13 @@ function regressions(stages) {
   const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
   return (full ?? stages.at(-1))?.comparison?.broken ?? [];
 }
+function judgedCandidate(stages) {
+  const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
+  const cheap = stages.findLast(
+    (stage) => (stage.role === "screen" || stage.role === "prune") && stage.comparison
+  );
+  return (full ?? cheap)?.candidateHash;
+}
 var init_rejection_evidence = __esm({
   "src/evolve/strategies/rejection-evidence.ts"() {
     "use strict";
@@ -55910,13 +55917,16 @@ var init_rejection_evidence = __esm({
 });
 
 // src/evolve/strategies/repair.ts
+function repairBase(repair) {
+  return repair.judged ?? { harness: repair.proposal.candidate, kept: repair.proposal.guarded.applied };
+}
 function repairScope(round = 1) {
   return round > 1 ? `repair-${round}` : "repair";
 }
 async function proposeRepair(options) {
   const { context, steps, repair } = options;
   const { proposal } = repair;
-  const { candidate } = proposal;
+  const { harness: candidate, kept } = repairBase(repair);
   const round = repair.round ?? 1;
   const scope = options.scope.within(repairScope(round));
   const report = await diagnoseRegressions({ context, steps, repair, scope });
@@ -55942,7 +55952,7 @@ async function proposeRepair(options) {
     }
   });
   const guarded2 = guardRefinement({ harness: candidate, refinement, guard: context.guard });
-  const applied = [...proposal.guarded.applied, ...guarded2.applied];
+  const applied = [...kept, ...guarded2.applied];
   const base = {
     ...refused(guarded2.reason ?? "no repair candidate"),
     refinement,
@@ -55953,7 +55963,8 @@ async function proposeRepair(options) {
 }
 async function diagnoseRegressions(options) {
   const { context, steps, repair, scope } = options;
-  const { candidate, seen } = repair.proposal;
+  const { seen } = repair.proposal;
+  const candidate = repairBase(repair).harness;
   const batch = seen.batch.tasks;
   const before = passMapOf(seen.batch.run.result);
   const run2 = await scope.stage(
@@ -56121,8 +56132,13 @@ function next(context, state, step) {
   const rejection = verdict.accepted ? [] : rejected(step, parentHash, state.sampleRound);
   const stages = validation.stages;
   const repairable = context.config.evolve.ecdysis.repairRegressions && regressions(stages).length + exposed(stages).length > 0 && repairFits(context, proposal, verdict);
-  if (repairable)
-    return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
+  if (repairable) {
+    const judged = validation.candidates.get(
+      judgedCandidate(stages) ?? proposal.candidate?.hash ?? ""
+    );
+    const repair = { proposal, stages, dropped, rejection, ...judged ? { judged } : {} };
+    return { harness, memory: state.memory, repair };
+  }
   return { harness, memory: [...state.memory, ...dropped, ...rejection] };
 }
 function repairFits(context, proposal, verdict) {

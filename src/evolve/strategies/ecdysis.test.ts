@@ -881,6 +881,39 @@ describe("ecdysis strategy", () => {
     ]);
   });
 
+  // Issue #27 (budget), seen on the bench (quickstart seed 10, budget 5): the repair re-ran the
+  // unpruned proposal on the batch and built on it, although the rejection had judged the pruned
+  // candidate; the change that fixed nothing came back, to be pruned (and paid for) again.
+  it("builds a repair on the candidate its rejection judged: after pruning, without the change that fixed nothing", async () => {
+    const { result } = await run({
+      ...calcBreaksBOnce,
+      train: [
+        ...calcBreaksBOnce.train,
+        ...specs({ prefix: "d", count: 3, fault: "date", categories: ["c"] }),
+      ],
+      propose: (patterns) =>
+        patterns.some((pattern) => pattern.name === "none")
+          ? [
+              ruleEdit(
+                "none",
+                patterns.map((pattern) => pattern.id),
+              ),
+            ]
+          : patterns.map((pattern) =>
+              ruleEdit(pattern.name === "calc" ? "calc" : "useless", [pattern.id]),
+            ),
+    });
+    const [rejected, repair] = result.iterations;
+    expect(rejected.verdict).toBe("rejected");
+    expect(prunedOut(rejected).map((change) => change.patterns)).toEqual([["date"]]);
+    expect(repair.applied.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+      { kind: "add_rule", text: "fix:none" },
+    ]);
+    expect(stageOf(repair, "pruning")).toBeUndefined();
+    expect(repair.verdict).toBe("accepted");
+  });
+
   it("gives a rejected candidate only the repair rounds evolve.ecdysis.repairRounds allows", async () => {
     const { result } = await run({
       ...calcBreaksBOnce,

@@ -8,7 +8,7 @@ import { affordable } from "./ecdysis-budget.js";
 import { type ObservingState, proposeEcdysis } from "./ecdysis-propose.js";
 import { observeMoreReason } from "./ecdysis-stop.js";
 import { type EcdysisData, ecdysisStreams, validateEcdysis } from "./ecdysis-validate.js";
-import { exposed, regressions } from "./rejection-evidence.js";
+import { exposed, judgedCandidate, regressions } from "./rejection-evidence.js";
 import { type PendingRepair, proposeRepair, repairPurpose, repairScope } from "./repair.js";
 import { type IterationSteps, plainSteps } from "./steps.js";
 
@@ -128,8 +128,13 @@ function next(context: RunContext, state: EcdysisState, step: LoopStep<EcdysisDa
     context.config.evolve.ecdysis.repairRegressions &&
     regressions(stages).length + exposed(stages).length > 0 &&
     repairFits(context, proposal, verdict);
-  if (repairable)
-    return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
+  if (repairable) {
+    const judged = validation.candidates.get(
+      judgedCandidate(stages) ?? proposal.candidate?.hash ?? "",
+    );
+    const repair = { proposal, stages, dropped, rejection, ...(judged ? { judged } : {}) };
+    return { harness, memory: state.memory, repair };
+  }
   return { harness, memory: [...state.memory, ...dropped, ...rejection] };
 }
 

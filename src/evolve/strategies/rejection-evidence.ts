@@ -23,3 +23,15 @@ export function regressions(stages: readonly ValidationStage[]): string[] {
   const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
   return (full ?? stages.at(-1))?.comparison?.broken ?? [];
 }
+
+/**
+ * The candidate a rejection judged, for the repair round to build on: the first full batch's (after
+ * pruning, without the changes that fixed none of their targets), else that of the last cheap run.
+ */
+export function judgedCandidate(stages: readonly ValidationStage[]): string | undefined {
+  const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
+  const cheap = stages.findLast(
+    (stage) => (stage.role === "screen" || stage.role === "prune") && stage.comparison,
+  );
+  return (full ?? cheap)?.candidateHash;
+}

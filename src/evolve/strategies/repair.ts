@@ -6,7 +6,7 @@ import { passMapOf } from "../records.js";
 import type { RunContext } from "../run-context.js";
 import { stageSchemas } from "../stage-schemas.js";
 import type { CandidateProposal, Observation, Proposal } from "../strategy.js";
-import type { ValidationStage } from "../validation.js";
+import type { Candidate, ValidationStage } from "../validation.js";
 import type { EcdysisData, EcdysisScope } from "./ecdysis-validate.js";
 import { exposed } from "./rejection-evidence.js";
 import type { IterationSteps } from "./steps.js";
@@ -28,6 +28,19 @@ export interface PendingRepair {
   round?: number;
   /** The follow-ups earlier rounds tried and had rejected, shown to the roles. */
   tried?: RememberedProposal[];
+  /**
+   * The candidate the rejection judged and its edits (`judgedCandidate`): after pruning, the
+   * proposal without the changes that fixed nothing. The repair builds on it, and what it broke
+   * is read from its batch run (already made); absent, the proposal's own candidate.
+   */
+  judged?: Candidate;
+}
+
+/** The candidate a repair builds on, and the edits in force in it. */
+function repairBase(repair: PendingRepair): Candidate {
+  return (
+    repair.judged ?? { harness: repair.proposal.candidate, kept: repair.proposal.guarded.applied }
+  );
 }
 
 /** The journal scope of a repair round: `repair`, then `repair-2`. */
@@ -54,7 +67,7 @@ export async function proposeRepair(options: {
 }): Promise<Proposal<EcdysisData>> {
   const { context, steps, repair } = options;
   const { proposal } = repair;
-  const { candidate } = proposal;
+  const { harness: candidate, kept } = repairBase(repair);
   const round = repair.round ?? 1;
   const scope = options.scope.within(repairScope(round));
   const report = await diagnoseRegressions({ context, steps, repair, scope });
@@ -81,7 +94,7 @@ export async function proposeRepair(options: {
     },
   });
   const guarded = guardRefinement({ harness: candidate, refinement, guard: context.guard });
-  const applied = [...proposal.guarded.applied, ...guarded.applied];
+  const applied = [...kept, ...guarded.applied];
   const base = {
     ...refused(guarded.reason ?? "no repair candidate"),
     refinement,
@@ -106,7 +119,8 @@ async function diagnoseRegressions(options: {
   scope: EcdysisScope;
 }): Promise<DiagnosisReport | undefined> {
   const { context, steps, repair, scope } = options;
-  const { candidate, seen } = repair.proposal;
+  const { seen } = repair.proposal;
+  const candidate = repairBase(repair).harness;
   const batch = seen.batch.tasks;
   const before = passMapOf(seen.batch.run.result);
   const run = await scope.stage(
