@@ -52985,7 +52985,9 @@ var init_failure_pattern = __esm({
         "probe-fails",
         "untested",
         "unknown-task",
-        // Attempted with typed settings only, below the support threshold (evolve/strategies/ecdysis-narrow.ts).
+        // Attempted with typed settings only, below the support threshold (evolve/strategies/ecdysis-narrow.ts):
+        // alongside the systematic patterns, or before a stop with budget left.
+        "rider",
         "last-resort"
       ]),
       detail: external_exports.string()
@@ -53469,9 +53471,9 @@ async function classifyPatterns(options) {
   const toResample = state.filter((item) => item.open);
   if (toResample.length > 0)
     options.onSupported?.(
-      toResample.map((entry) => ({
+      state.map((entry) => ({
         ...entry.pattern,
-        kind: "systematic",
+        kind: entry.open ? "systematic" : "model-specific",
         reasons: [...entry.reasons]
       }))
     );
@@ -54887,7 +54889,7 @@ function refineAhead(inner, context) {
         request: {
           ...step.request,
           onSupported: (patterns2) => {
-            const expected = patterns2.filter(followedBy.attemptable);
+            const expected = followedBy.select(patterns2);
             if (expected.length === 0) return;
             const ahead = { stage: `${followedBy.stage}-ahead`, request: followedBy.request };
             early.set(followedBy.stage, {
@@ -55023,8 +55025,8 @@ var init_stratified_sample = __esm({
 });
 
 // src/evolve/strategies/ecdysis-narrow.ts
-function lastResortPatterns(options) {
-  const { context, state, batchSize } = options;
+function narrowPatterns(options) {
+  const { context, state, batchSize, use } = options;
   const left = context.rolloutsLeft?.();
   if (left === void 0 || left <= 2 * batchSize) return [];
   const scope = {
@@ -55037,28 +55039,26 @@ function lastResortPatterns(options) {
   ).map((pattern) => ({
     ...pattern,
     kind: "systematic",
-    reasons: [
-      ...pattern.reasons,
-      {
-        code: "last-resort",
-        detail: `attempted with typed settings only: no systematic pattern is left to attempt and ${left} rollouts remain`
-      }
-    ]
+    reasons: [...pattern.reasons, { code: use, detail: narrowWhy(use, left) }]
   }));
 }
-function typedSettingsOnly(refinement) {
-  const text3 = refinement.edits.filter((edit) => !isTypedSetting(edit));
-  if (text3.length === 0) return refinement;
-  const edits = refinement.edits.filter(isTypedSetting);
+function narrowWhy(use, left) {
+  return use === "rider" ? "attempted with typed settings only, alongside the systematic patterns" : `attempted with typed settings only: no systematic pattern is left to attempt and ${left} rollouts remain`;
+}
+function typedSettingsFor(refinement, narrow, use) {
+  const narrowKeys = new Set(narrow.flatMap((pattern) => [pattern.id, pattern.name]));
+  const onlyNarrow = (edit) => edit.patterns.length === 0 ? use === "last-resort" : edit.patterns.every((key) => narrowKeys.has(key));
+  const dropped = refinement.edits.filter((edit) => onlyNarrow(edit) && !isTypedSetting(edit));
+  if (dropped.length === 0) return refinement;
   return {
     ...refinement,
-    edits,
+    edits: refinement.edits.filter((edit) => !dropped.includes(edit)),
     droppedEdits: [
       ...refinement.droppedEdits,
-      ...text3.map((edit) => ({
+      ...dropped.map((edit) => ({
         change: null,
         stage: "refused",
-        reason: "a last-resort attempt of a narrow pattern takes typed settings only (a text edit fitted to its few tasks may name their items)",
+        reason: `${use === "rider" ? "a rider" : "a last-resort attempt"} of a narrow pattern takes typed settings only (a text edit fitted to its few tasks may name their items)`,
         edit
       }))
     ]
@@ -55072,6 +55072,43 @@ var init_ecdysis_narrow = __esm({
     "use strict";
     init_harness();
     init_memory();
+  }
+});
+
+// src/evolve/strategies/ecdysis-select.ts
+function attemptableHere(options) {
+  const { context, state, maxAttempts, batchSize } = options;
+  const evolve = context.config.evolve.ecdysis;
+  return (pattern) => mayAttempt(pattern, state.memory, {
+    maxAttempts,
+    harnessHash: state.harness.hash,
+    sampleRound: state.sampleRound
+  }) && !unacceptableAtEvidence({
+    pattern,
+    failingMembers: pattern.taskIds.length,
+    batchSize,
+    alpha: evolve.alpha,
+    minFixed: evolve.minSupport.tasks,
+    draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples
+  });
+}
+function refinedPatterns(options) {
+  const { attemptable, ...narrow } = options;
+  return (patterns2) => {
+    const systematic = patterns2.filter(
+      (pattern) => pattern.kind === "systematic" && attemptable(pattern)
+    );
+    if (systematic.length === 0) return [];
+    return [...systematic, ...narrowPatterns({ ...narrow, patterns: patterns2, use: "rider" })];
+  };
+}
+var init_ecdysis_select = __esm({
+  "src/evolve/strategies/ecdysis-select.ts"() {
+    "use strict";
+    init_acceptance();
+    init_memory();
+    init_ecdysis_budget();
+    init_ecdysis_narrow();
   }
 });
 
@@ -55146,6 +55183,7 @@ async function proposeEcdysis(options) {
     });
   const maxAttempts = attemptLimit(context, tasks.length);
   const attemptable = attemptableHere({ context, state, maxAttempts, batchSize: tasks.length });
+  const select = refinedPatterns({ context, state, attemptable, batchSize: tasks.length });
   const refine3 = {
     harness,
     refiner: context.models.refiner,
@@ -55162,35 +55200,39 @@ async function proposeEcdysis(options) {
       records: run2.records,
       harness
     }),
-    followedBy: { stage: scope.key("refine"), request: refine3, attemptable }
+    followedBy: { stage: scope.key("refine"), request: refine3, select }
   });
   seen.traces = patternTraces(seen.diagnosis.patterns, run2.records);
   const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
-  const systematic = found.filter(attemptable);
-  if (systematic.length === 0) {
+  const patterns2 = select(seen.diagnosis.patterns);
+  if (patterns2.length === 0) {
     const stop2 = stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
     return stop2.kind === "stop" ? lastResort({ ...options, seen, refine: refine3, stop: stop2 }) : stop2;
   }
-  const refinement = await steps.refine({
-    stage: scope.key("refine"),
-    request: { ...refine3, patterns: systematic }
-  });
-  return guarded({ context, state, seen, refinement, systematic });
+  const refinement = typedSettingsFor(
+    await steps.refine({ stage: scope.key("refine"), request: { ...refine3, patterns: patterns2 } }),
+    patterns2.filter((pattern) => pattern.reasons.some((reason) => reason.code === "rider")),
+    "rider"
+  );
+  return guarded({ context, state, seen, refinement, systematic: patterns2 });
 }
 async function lastResort(options) {
   const { context, state, seen, stop: stop2 } = options;
-  const narrow = lastResortPatterns({
+  const narrow = narrowPatterns({
     context,
     state,
     patterns: seen.diagnosis?.patterns ?? [],
-    batchSize: seen.batch.tasks.length
+    batchSize: seen.batch.tasks.length,
+    use: "last-resort"
   });
   if (narrow.length === 0) return stop2;
-  const refinement = typedSettingsOnly(
+  const refinement = typedSettingsFor(
     await options.steps.refine({
       stage: options.scope.key("refine-last-resort"),
       request: { ...options.refine, patterns: narrow }
-    })
+    }),
+    narrow,
+    "last-resort"
   );
   const proposal = guarded({ context, state, seen, refinement, systematic: narrow });
   if (proposal.kind !== "refused" || refinement.outcome !== "accepted" || refinement.edits.length > 0)
@@ -55200,22 +55242,6 @@ async function lastResort(options) {
     ...proposal,
     reason: `no typed setting proposed for ${names2} (last resort: text edits dropped)`
   };
-}
-function attemptableHere(options) {
-  const { context, state, maxAttempts, batchSize } = options;
-  const evolve = context.config.evolve.ecdysis;
-  return (pattern) => mayAttempt(pattern, state.memory, {
-    maxAttempts,
-    harnessHash: state.harness.hash,
-    sampleRound: state.sampleRound
-  }) && !unacceptableAtEvidence({
-    pattern,
-    failingMembers: pattern.taskIds.length,
-    batchSize,
-    alpha: evolve.alpha,
-    minFixed: evolve.minSupport.tasks,
-    draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples
-  });
 }
 async function observeBatch(options) {
   const { context, state, scope } = options;
@@ -55296,13 +55322,13 @@ function diagnoseRequest(options) {
 var init_ecdysis_propose = __esm({
   "src/evolve/strategies/ecdysis-propose.ts"() {
     "use strict";
-    init_acceptance();
     init_guard();
     init_memory();
     init_records();
     init_stratified_sample();
     init_ecdysis_budget();
     init_ecdysis_narrow();
+    init_ecdysis_select();
     init_ecdysis_stop();
   }
 });

@@ -87,9 +87,9 @@ function unknownTaskReason(
  * `singleton`/`narrow`; most failing tasks pass when re-sampled → `flaky`; the probe model
  * passes most of the tasks → `model-only`. Re-runs are batched: one `resample` call (and a
  * `resampleMore` call for the patterns it left undecided) and one `probe` call over all patterns
- * still in question. `onSupported` is told, before the re-runs,
- * which patterns passed the support test (as systematic so far): work started on them is lost
- * only for those the re-runs then reject.
+ * still in question. `onSupported` is told, before the re-runs, every pattern as the support
+ * test left it (those that passed as systematic so far; the others decided, with their reasons):
+ * work started on them is lost only when the re-runs then reject one.
  */
 export async function classifyPatterns(options: ClassifyOptions): Promise<FailurePattern[]> {
   const records = new Map(options.records.map((record) => [record.key, record]));
@@ -98,9 +98,9 @@ export async function classifyPatterns(options: ClassifyOptions): Promise<Failur
   const toResample = state.filter((item) => item.open);
   if (toResample.length > 0)
     options.onSupported?.(
-      toResample.map((entry) => ({
+      state.map((entry) => ({
         ...entry.pattern,
-        kind: "systematic",
+        kind: entry.open ? "systematic" : "model-specific",
         reasons: [...entry.reasons],
       })),
     );

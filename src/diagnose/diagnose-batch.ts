@@ -130,7 +130,7 @@ export interface DiagnoseBatchOptions {
   stepLimit?: number;
   /** Held-out tasks, only to refuse them if they slipped in. */
   heldout?: Task[];
-  /** The patterns that passed the support test, before re-sampling (see `classifyPatterns`). */
+  /** Every pattern as the support test left it, before re-sampling (see `classifyPatterns`). */
   onSupported?: (patterns: FailurePattern[]) => void;
 }
 

@@ -29,7 +29,9 @@ export const classificationReasonSchema = z.object({
     "probe-fails",
     "untested",
     "unknown-task",
-    // Attempted with typed settings only, below the support threshold (evolve/strategies/ecdysis-narrow.ts).
+    // Attempted with typed settings only, below the support threshold (evolve/strategies/ecdysis-narrow.ts):
+    // alongside the systematic patterns, or before a stop with budget left.
+    "rider",
     "last-resort",
   ]),
   detail: z.string(),

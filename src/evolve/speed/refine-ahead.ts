@@ -5,11 +5,11 @@ import type { IterationSteps } from "../strategies/steps.js";
 
 /**
  * Starts the refinement while classification re-samples: wraps `diagnose` so that, once the
- * patterns that pass the support test are known (before their re-samples), the refinement of
- * those still attemptable starts in the background (`<refine stage>-ahead`); wraps `refine` so
- * that, when classification kept exactly those patterns, the refine stage takes that result
- * (its own spend is then nothing). When classification drops one, the early refinement is
- * wasted and the refinement runs on what is left.
+ * support test has sorted the patterns (before the re-samples), the refinement of those the
+ * proposal would select (`followedBy.select`) starts in the background (`<refine stage>-ahead`);
+ * wraps `refine` so that, when the proposal selects exactly those patterns after classification,
+ * the refine stage takes that result (its own spend is then nothing). When classification drops
+ * one, the early refinement is wasted and the refinement runs on what is left.
  */
 export function refineAhead(inner: IterationSteps, context: RunContext): IterationSteps {
   const early = new Map<string, { ids: string; work: Promise<RefinementRecord> }>();
@@ -23,7 +23,7 @@ export function refineAhead(inner: IterationSteps, context: RunContext): Iterati
         request: {
           ...step.request,
           onSupported: (patterns) => {
-            const expected = patterns.filter(followedBy.attemptable);
+            const expected = followedBy.select(patterns);
             if (expected.length === 0) return;
             const ahead = { stage: `${followedBy.stage}-ahead`, request: followedBy.request };
             early.set(followedBy.stage, {

@@ -120,6 +120,27 @@ describe("the speed tricks", () => {
     expect(fast.result.cost.rollouts).toBe(plain.result.cost.rollouts);
   });
 
+  // A narrow rider is selected from the patterns the support test sorted, before the re-samples,
+  // so the refinement started ahead is the one the proposal takes (none is run twice).
+  it("takes the refinement started ahead when a narrow pattern rides along", async () => {
+    const withRider: Scenario = {
+      train: [
+        ...specs({ prefix: "c", count: 4, fault: "calc" }),
+        ...specs({ prefix: "s", count: 2, fault: "steps" }),
+        ...specs({ prefix: "n", count: 6 }),
+      ],
+      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+      evolve: { budget: { rollouts: 200 }, maxIterations: 1 },
+    };
+    const fast = await run(withRider, true);
+    const plain = await run(withRider, false);
+    expect(fast.stagesRun).toContain("iteration-1/refine-ahead");
+    expect(fast.calls.refine.map((call) => call.patterns.map((pattern) => pattern.name))).toEqual([
+      ["calc", "steps"],
+    ]);
+    expect(outcome(plain.result)).toEqual(outcome(fast.result));
+  });
+
   it("each scenario exercises the trick it is there for", async () => {
     const redrawn = await run(scenarios["re-drawn flips"], true);
     expect(redrawn.stagesRun).toContain("iteration-1/validate-full-prefetch-diagnosis");

@@ -6,26 +6,36 @@ import { mayAttempt } from "../memory.js";
 import type { RunContext } from "../run-context.js";
 import type { ObservingState } from "./ecdysis-propose.js";
 
-// The last resort before a stop with budget left (issue #27 item 3): a pattern below the support
-// threshold is never systematic — a text edit fitted to two tasks may name their items — but a
-// typed setting (a number, a boolean, an enumerated value) carries no item. So once no systematic
-// pattern is left to attempt, observing more found nothing new, and a batch still fits in the
-// budget, the narrow patterns (two tasks or more) are attempted with typed settings only; the
-// targeted test accepts a typed setting that fixes one named task beyond the background of flips.
+// Narrow patterns (issue #27 items 3 and 4): a pattern below the support threshold is never
+// systematic — a text edit fitted to two tasks may name their items — but a typed setting (a
+// number, a boolean, an enumerated value) carries no item, and the targeted test accepts one that
+// fixes a named task beyond the background of flips. So the narrow patterns of two tasks or more
+// are attempted with typed settings only, in two ways:
+// - `rider`: alongside the systematic patterns of every proposal, in the same refinement. On the
+//   bench a 2-task pattern of one batch (lost context, a tool error given up on) was most often
+//   the next iteration's systematic fix: found narrow because an earlier failure masked it. Each
+//   rider is its own change, credited per edit, so one that fixes none of its tasks is pruned.
+// - `last-resort`: once no systematic pattern is left to attempt, observing more found nothing
+//   new, and a batch still fits in the budget, before the run stops.
+
+/** How a narrow pattern is attempted (the reason it is relabelled with). */
+export type NarrowUse = "rider" | "last-resort";
 
 /**
  * The narrow patterns to attempt, relabelled for the roles (which repair only systematic
- * patterns) with a `last-resort` reason: model-specific only for want of support (not flaky,
- * model-only or unknown to the model), at least two tasks, attempts left on this harness
- * (the configured `maxAttemptsPerPattern`, not the budget-grown limit).
+ * patterns) with a `rider` or `last-resort` reason: model-specific only for want of support (not
+ * flaky, model-only or unknown to the model), at least two tasks, attempts left on this harness
+ * (the configured `maxAttemptsPerPattern`, not the budget-grown limit), and only while two
+ * batches still fit in the budget.
  */
-export function lastResortPatterns(options: {
+export function narrowPatterns(options: {
   context: RunContext;
   state: ObservingState;
   patterns: readonly FailurePattern[];
   batchSize: number;
+  use: NarrowUse;
 }): FailurePattern[] {
-  const { context, state, batchSize } = options;
+  const { context, state, batchSize, use } = options;
   const left = context.rolloutsLeft?.();
   if (left === undefined || left <= 2 * batchSize) return [];
   const scope = {
@@ -44,34 +54,47 @@ export function lastResortPatterns(options: {
     .map((pattern) => ({
       ...pattern,
       kind: "systematic" as const,
-      reasons: [
-        ...pattern.reasons,
-        {
-          code: "last-resort" as const,
-          detail: `attempted with typed settings only: no systematic pattern is left to attempt and ${left} rollouts remain`,
-        },
-      ],
+      reasons: [...pattern.reasons, { code: use, detail: narrowWhy(use, left) }],
     }));
 }
 
 /**
- * The refinement with only its typed-setting edits; every other edit is dropped, with why (a text
- * edit for a narrow pattern may name its items).
+ * A rider's reason names no budget figure: riders are also selected for the refinement started
+ * ahead, while re-samples may be spending, and the roles' request must not depend on that timing.
  */
-export function typedSettingsOnly(refinement: RefinementRecord): RefinementRecord {
-  const text = refinement.edits.filter((edit) => !isTypedSetting(edit));
-  if (text.length === 0) return refinement;
-  const edits = refinement.edits.filter(isTypedSetting);
+function narrowWhy(use: NarrowUse, left: number): string {
+  return use === "rider"
+    ? "attempted with typed settings only, alongside the systematic patterns"
+    : `attempted with typed settings only: no systematic pattern is left to attempt and ${left} rollouts remain`;
+}
+
+/**
+ * The refinement without the text edits that serve only `narrow` patterns, each dropped with why
+ * (a text edit fitted to a narrow pattern's few tasks may name their items). An edit that names
+ * a pattern outside `narrow` is kept whatever its kind; one that names none serves only the
+ * narrow patterns in the last resort, where every pattern refined is narrow.
+ */
+export function typedSettingsFor(
+  refinement: RefinementRecord,
+  narrow: readonly FailurePattern[],
+  use: NarrowUse,
+): RefinementRecord {
+  const narrowKeys = new Set(narrow.flatMap((pattern) => [pattern.id, pattern.name]));
+  const onlyNarrow = (edit: PlannedEdit) =>
+    edit.patterns.length === 0
+      ? use === "last-resort"
+      : edit.patterns.every((key) => narrowKeys.has(key));
+  const dropped = refinement.edits.filter((edit) => onlyNarrow(edit) && !isTypedSetting(edit));
+  if (dropped.length === 0) return refinement;
   return {
     ...refinement,
-    edits,
+    edits: refinement.edits.filter((edit) => !dropped.includes(edit)),
     droppedEdits: [
       ...refinement.droppedEdits,
-      ...text.map((edit) => ({
+      ...dropped.map((edit) => ({
         change: null,
         stage: "refused" as const,
-        reason:
-          "a last-resort attempt of a narrow pattern takes typed settings only (a text edit fitted to its few tasks may name their items)",
+        reason: `${use === "rider" ? "a rider" : "a last-resort attempt"} of a narrow pattern takes typed settings only (a text edit fitted to its few tasks may name their items)`,
         edit,
       })),
     ],

@@ -3,15 +3,15 @@ import type { FailurePattern } from "../../diagnose/failure-pattern.js";
 import type { RolloutRecord } from "../../eval/types.js";
 import type { LoadedHarness } from "../../harness/types.js";
 import type { RefinementRecord } from "../../refine/refinement-record.js";
-import { deterministicAgent } from "../acceptance.js";
 import { guardRefinement } from "../guard.js";
-import { identicalRejected, mayAttempt, shownToRoles } from "../memory.js";
+import { identicalRejected, shownToRoles } from "../memory.js";
 import { failingRecords, patternTraces } from "../records.js";
 import type { RunContext } from "../run-context.js";
 import type { LoopState, Observation, Proposal } from "../strategy.js";
 import { stratifiedSample } from "../stratified-sample.js";
-import { attemptLimit, unacceptableAtEvidence } from "./ecdysis-budget.js";
-import { lastResortPatterns, typedSettingsOnly } from "./ecdysis-narrow.js";
+import { attemptLimit } from "./ecdysis-budget.js";
+import { narrowPatterns, typedSettingsFor } from "./ecdysis-narrow.js";
+import { attemptableHere, refinedPatterns } from "./ecdysis-select.js";
 import { stopOrObserveMore, stopWithout } from "./ecdysis-stop.js";
 import type { EcdysisData, EcdysisScope } from "./ecdysis-validate.js";
 import type { IterationSteps, RefineRequest } from "./steps.js";
@@ -43,6 +43,7 @@ export async function proposeEcdysis(options: {
     });
   const maxAttempts = attemptLimit(context, tasks.length);
   const attemptable = attemptableHere({ context, state, maxAttempts, batchSize: tasks.length });
+  const select = refinedPatterns({ context, state, attemptable, batchSize: tasks.length });
   const refine = {
     harness,
     refiner: context.models.refiner,
@@ -59,21 +60,22 @@ export async function proposeEcdysis(options: {
       records: run.records,
       harness,
     }),
-    followedBy: { stage: scope.key("refine"), request: refine, attemptable },
+    followedBy: { stage: scope.key("refine"), request: refine, select },
   });
   seen.traces = patternTraces(seen.diagnosis.patterns, run.records);
-  // Model-specific patterns are reported, never repaired.
+  // Model-specific patterns are reported, never repaired — but for narrow riders.
   const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
-  const systematic = found.filter(attemptable);
-  if (systematic.length === 0) {
+  const patterns = select(seen.diagnosis.patterns);
+  if (patterns.length === 0) {
     const stop = stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
     return stop.kind === "stop" ? lastResort({ ...options, seen, refine, stop }) : stop;
   }
-  const refinement = await steps.refine({
-    stage: scope.key("refine"),
-    request: { ...refine, patterns: systematic },
-  });
-  return guarded({ context, state, seen, refinement, systematic });
+  const refinement = typedSettingsFor(
+    await steps.refine({ stage: scope.key("refine"), request: { ...refine, patterns } }),
+    patterns.filter((pattern) => pattern.reasons.some((reason) => reason.code === "rider")),
+    "rider",
+  );
+  return guarded({ context, state, seen, refinement, systematic: patterns });
 }
 
 /**
@@ -90,18 +92,21 @@ async function lastResort(options: {
   stop: Extract<Proposal<EcdysisData>, { kind: "stop" }>;
 }): Promise<Proposal<EcdysisData>> {
   const { context, state, seen, stop } = options;
-  const narrow = lastResortPatterns({
+  const narrow = narrowPatterns({
     context,
     state,
     patterns: seen.diagnosis?.patterns ?? [],
     batchSize: seen.batch.tasks.length,
+    use: "last-resort",
   });
   if (narrow.length === 0) return stop;
-  const refinement = typedSettingsOnly(
+  const refinement = typedSettingsFor(
     await options.steps.refine({
       stage: options.scope.key("refine-last-resort"),
       request: { ...options.refine, patterns: narrow },
     }),
+    narrow,
+    "last-resort",
   );
   const proposal = guarded({ context, state, seen, refinement, systematic: narrow });
   if (
@@ -115,34 +120,6 @@ async function lastResort(options: {
     ...proposal,
     reason: `no typed setting proposed for ${names} (last resort: text edits dropped)`,
   };
-}
-
-/**
- * Whether a systematic pattern is attempted on this batch: it has attempts left on this harness
- * and evidence (memory.ts `mayAttempt`), and a fix of it could be accepted at this batch size.
- */
-function attemptableHere(options: {
-  context: RunContext;
-  state: ObservingState;
-  maxAttempts: number;
-  batchSize: number;
-}): (pattern: FailurePattern) => boolean {
-  const { context, state, maxAttempts, batchSize } = options;
-  const evolve = context.config.evolve.ecdysis;
-  return (pattern) =>
-    mayAttempt(pattern, state.memory, {
-      maxAttempts,
-      harnessHash: state.harness.hash,
-      sampleRound: state.sampleRound,
-    }) &&
-    !unacceptableAtEvidence({
-      pattern,
-      failingMembers: pattern.taskIds.length,
-      batchSize,
-      alpha: evolve.alpha,
-      minFixed: evolve.minSupport.tasks,
-      draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples,
-    });
 }
 
 /** What proposing reads of Ecdysis's state: the loop's, and what it observed on this harness. */

@@ -43,7 +43,8 @@ export interface IterationSteps {
     followedBy?: {
       stage: string;
       request: Omit<RefineRequest, "patterns">;
-      attemptable: (pattern: FailurePattern) => boolean;
+      /** The patterns that refinement takes, of the diagnosed ones (see refine-ahead). */
+      select: (patterns: readonly FailurePattern[]) => FailurePattern[];
     };
   }): Promise<DiagnosisReport>;
   /** Collaborative refinement of some patterns. */

@@ -183,7 +183,7 @@ function fakeRefiners(options: {
 export function fakeStages(
   options: {
     propose?: (patterns: FailurePattern[]) => PlannedEdit[];
-    /** What the diagnosis announces as supported before classifying (default: its systematic patterns). */
+    /** What the diagnosis announces before classifying (default: every pattern as classified). */
     supported?: (systematic: FailurePattern[]) => FailurePattern[];
   } = {},
 ): { stages: StagePort; calls: FakeStageCalls } {
@@ -196,7 +196,7 @@ export function fakeStages(
       const evidence = extractBatchEvidence({ records: request.records, tasks: request.tasks });
       const patterns = patternsOf(request, evidence);
       const systematic = patterns.filter((pattern) => pattern.kind === "systematic");
-      request.onSupported?.(options.supported?.(systematic) ?? systematic);
+      request.onSupported?.(options.supported?.(systematic) ?? patterns);
       return { evidence, patterns };
     },
     ...fakeRefiners({ calls, propose: options.propose }),
