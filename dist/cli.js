@@ -467,10 +467,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path23) {
-  if (!path23)
+function getElementAtPath(obj, path24) {
+  if (!path24)
     return obj;
-  return path23.reduce((acc, key) => acc?.[key], obj);
+  return path24.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -729,11 +729,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path23, issues) {
+function prefixIssues(path24, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path23);
+    iss.path.unshift(path24);
     return iss;
   });
 }
@@ -1266,16 +1266,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path23 = []) => {
+  const processError = (error63, path24 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path24, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
       } else {
-        const fullpath = [...path23, ...issue2.path];
+        const fullpath = [...path24, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1314,17 +1314,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path23 = []) => {
+  const processError = (error63, path24 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path24, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
       } else {
-        const fullpath = [...path23, ...issue2.path];
+        const fullpath = [...path24, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1363,8 +1363,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path23 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path23) {
+  const path24 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path24) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -19396,13 +19396,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path23 = ref.slice(1).split("/").filter(Boolean);
-  if (path23.length === 0) {
+  const path24 = ref.slice(1).split("/").filter(Boolean);
+  if (path24.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path23[0] === defsKey) {
-    const key = path23[1] === void 0 ? void 0 : decodeJSONPointerSegment(path23[1]);
+  if (path24[0] === defsKey) {
+    const key = path24[1] === void 0 ? void 0 : decodeJSONPointerSegment(path24[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20122,7 +20122,7 @@ function visit(schema, fnOrHandlers) {
     return h2 ? h2(node2, rewritten) : node2;
   };
   const cache2 = /* @__PURE__ */ new Map();
-  function run2(s) {
+  function run3(s) {
     const cached4 = cache2.get(s);
     if (cached4 === RESOLVING) {
       return new $ZodLazy({
@@ -20148,21 +20148,21 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run2(oldShape[k]);
+          const mapped = run3(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run2(def.catchall);
+          newCatchall = run3(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run2(def.element);
+        const mapped = run3(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -20170,14 +20170,14 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run2(item);
+          const mapped = run3(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run2(def.rest);
+          newRest = run3(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -20185,12 +20185,12 @@ function visit(schema, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run2(def.keyType);
-        const newVal = run2(def.valueType);
+        const newKey = run3(def.keyType);
+        const newVal = run3(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run2(def.valueType);
+        const newVal = run3(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -20198,7 +20198,7 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run2(opt);
+          const mapped = run3(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -20206,8 +20206,8 @@ function visit(schema, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run2(def.left);
-        const newRight = run2(def.right);
+        const newLeft = run3(def.left);
+        const newRight = run3(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -20219,23 +20219,23 @@ function visit(schema, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run2(def.innerType);
+        const newInner = run3(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run2(def.in);
-        const newOut = run2(def.out);
+        const newIn = run3(def.in);
+        const newOut = run3(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run2(def.input);
-        const newOutput = run2(def.output);
+        const newInput = run3(def.input);
+        const newOutput = run3(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run2(original()) });
+        return clone(s, { ...rest, getter: () => run3(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -20266,7 +20266,7 @@ function visit(schema, fnOrHandlers) {
       }
     }
   }
-  return run2(schema);
+  return run3(schema);
 }
 var RESOLVING;
 var init_visit = __esm({
@@ -21792,13 +21792,45 @@ var init_configured_secrets = __esm({
   }
 });
 
-// src/config/git-state.ts
+// src/config/git-changes.ts
 import { execFile } from "node:child_process";
+import { createHash as createHash2 } from "node:crypto";
+import { lstat, readFile as readFile3, readlink } from "node:fs/promises";
+import path2 from "node:path";
 import { promisify } from "node:util";
+async function uncommittedChanges(dir) {
+  try {
+    const options = { cwd: dir, maxBuffer: 256 * 1024 * 1024, encoding: "buffer" };
+    const root = (await run("git", ["rev-parse", "--show-toplevel"], { cwd: dir })).stdout.trim();
+    const diff = await run("git", ["diff", "HEAD", "--binary"], options);
+    const listed = await run("git", ["ls-files", "--others", "--exclude-standard", "-z"], options);
+    const hash2 = createHash2("sha256").update(diff.stdout);
+    const untracked = listed.stdout.toString("utf8").split("\0").filter(Boolean).sort();
+    for (const file2 of untracked) {
+      const full = path2.join(root, file2);
+      const link2 = (await lstat(full)).isSymbolicLink();
+      hash2.update(`\0${file2}\0`).update(link2 ? await readlink(full) : await readFile3(full));
+    }
+    return hash2.digest("hex");
+  } catch {
+    return void 0;
+  }
+}
+var run;
+var init_git_changes = __esm({
+  "src/config/git-changes.ts"() {
+    "use strict";
+    run = promisify(execFile);
+  }
+});
+
+// src/config/git-state.ts
+import { execFile as execFile2 } from "node:child_process";
+import { promisify as promisify2 } from "node:util";
 async function gitState(dir) {
   try {
-    const head = await run("git", ["rev-parse", "HEAD"], { cwd: dir });
-    const status2 = await run("git", ["status", "--porcelain", "--untracked-files=no"], {
+    const head = await run2("git", ["rev-parse", "HEAD"], { cwd: dir });
+    const status2 = await run2("git", ["status", "--porcelain", "--untracked-files=no"], {
       cwd: dir
     });
     return { commit: head.stdout.trim(), dirty: status2.stdout.trim() !== "" };
@@ -21806,11 +21838,11 @@ async function gitState(dir) {
     return void 0;
   }
 }
-var run;
+var run2;
 var init_git_state = __esm({
   "src/config/git-state.ts"() {
     "use strict";
-    run = promisify(execFile);
+    run2 = promisify2(execFile2);
   }
 });
 
@@ -21835,10 +21867,10 @@ function harnessReference() {
   cached3 = { modules, tools: tools2, fields: fields2 };
   return cached3;
 }
-function collect(node2, path23, module, into) {
+function collect(node2, path24, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path23, key], module, into);
+      collect(child, [...path24, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21848,7 +21880,7 @@ function collect(node2, path23, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path23.join("."),
+    path: path24.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21992,17 +22024,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path23) {
-      const ctrl = callVisitor(key, node2, visitor, path23);
+    function visit_(key, node2, visitor, path24) {
+      const ctrl = callVisitor(key, node2, visitor, path24);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path23, ctrl);
-        return visit_(key, ctrl, visitor, path23);
+        replaceNode(key, path24, ctrl);
+        return visit_(key, ctrl, visitor, path24);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
+          path24 = Object.freeze(path24.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path23);
+            const ci = visit_(i, node2.items[i], visitor, path24);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -22013,13 +22045,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path23);
+          path24 = Object.freeze(path24.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path24);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path23);
+          const cv = visit_("value", node2.value, visitor, path24);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -22040,17 +22072,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path23) {
-      const ctrl = await callVisitor(key, node2, visitor, path23);
+    async function visitAsync_(key, node2, visitor, path24) {
+      const ctrl = await callVisitor(key, node2, visitor, path24);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path23, ctrl);
-        return visitAsync_(key, ctrl, visitor, path23);
+        replaceNode(key, path24, ctrl);
+        return visitAsync_(key, ctrl, visitor, path24);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
+          path24 = Object.freeze(path24.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path23);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path24);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -22061,13 +22093,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path23);
+          path24 = Object.freeze(path24.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path24);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path23);
+          const cv = await visitAsync_("value", node2.value, visitor, path24);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -22094,23 +22126,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path23) {
+    function callVisitor(key, node2, visitor, path24) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path23);
+        return visitor(key, node2, path24);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path23);
+        return visitor.Map?.(key, node2, path24);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path23);
+        return visitor.Seq?.(key, node2, path24);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path23);
+        return visitor.Pair?.(key, node2, path24);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path23);
+        return visitor.Scalar?.(key, node2, path24);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path23);
+        return visitor.Alias?.(key, node2, path24);
       return void 0;
     }
-    function replaceNode(key, path23, node2) {
-      const parent = path23[path23.length - 1];
+    function replaceNode(key, path24, node2) {
+      const parent = path24[path24.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22722,10 +22754,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path23, value) {
+    function collectionFromPath(schema, path24, value) {
       let v = value;
-      for (let i = path23.length - 1; i >= 0; --i) {
-        const k = path23[i];
+      for (let i = path24.length - 1; i >= 0; --i) {
+        const k = path24[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22744,7 +22776,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path23) => path23 == null || typeof path23 === "object" && !!path23[Symbol.iterator]().next().done;
+    var isEmptyPath = (path24) => path24 == null || typeof path24 === "object" && !!path24[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22774,11 +22806,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path23, value) {
-        if (isEmptyPath(path23))
+      addIn(path24, value) {
+        if (isEmptyPath(path24))
           this.add(value);
         else {
-          const [key, ...rest] = path23;
+          const [key, ...rest] = path24;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22792,8 +22824,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path23) {
-        const [key, ...rest] = path23;
+      deleteIn(path24) {
+        const [key, ...rest] = path24;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22807,8 +22839,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path23, keepScalar) {
-        const [key, ...rest] = path23;
+      getIn(path24, keepScalar) {
+        const [key, ...rest] = path24;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22826,8 +22858,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path23) {
-        const [key, ...rest] = path23;
+      hasIn(path24) {
+        const [key, ...rest] = path24;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22837,8 +22869,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path23, value) {
-        const [key, ...rest] = path23;
+      setIn(path24, value) {
+        const [key, ...rest] = path24;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -25353,9 +25385,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path23, value) {
+      addIn(path24, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path23, value);
+          this.contents.addIn(path24, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -25430,14 +25462,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path23) {
-        if (Collection.isEmptyPath(path23)) {
+      deleteIn(path24) {
+        if (Collection.isEmptyPath(path24)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path23) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path24) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -25452,10 +25484,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path23, keepScalar) {
-        if (Collection.isEmptyPath(path23))
+      getIn(path24, keepScalar) {
+        if (Collection.isEmptyPath(path24))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path23, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path24, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -25466,10 +25498,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path23) {
-        if (Collection.isEmptyPath(path23))
+      hasIn(path24) {
+        if (Collection.isEmptyPath(path24))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path23) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path24) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25486,13 +25518,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path23, value) {
-        if (Collection.isEmptyPath(path23)) {
+      setIn(path24, value) {
+        if (Collection.isEmptyPath(path24)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path23), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path24), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path23, value);
+          this.contents.setIn(path24, value);
         }
       }
       /**
@@ -27453,9 +27485,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path23) => {
+    visit2.itemAtPath = (cst, path24) => {
       let item = cst;
-      for (const [field2, index] of path23) {
+      for (const [field2, index] of path24) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -27464,23 +27496,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path23) => {
-      const parent = visit2.itemAtPath(cst, path23.slice(0, -1));
-      const field2 = path23[path23.length - 1][0];
+    visit2.parentCollection = (cst, path24) => {
+      const parent = visit2.itemAtPath(cst, path24.slice(0, -1));
+      const field2 = path24[path24.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path23, item, visitor) {
-      let ctrl = visitor(item, path23);
+    function _visit(path24, item, visitor) {
+      let ctrl = visitor(item, path24);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path23.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path24.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -27491,10 +27523,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path23);
+            ctrl = ctrl(item, path24);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path23) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path24) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -29267,10 +29299,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path23) {
+    lineOf(path24) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path23) {
+      for (const segment of path24) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -29293,9 +29325,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path23) {
+function dottedField(path24) {
   let out = "";
-  for (const segment of path23) {
+  for (const segment of path24) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -29303,20 +29335,20 @@ function dottedField(path23) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path24 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path25 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path24),
+      field: dottedField(path25),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path23 = [...prefix, ...issue2.path];
+  const path24 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path23),
+    field: dottedField(path24),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path23)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path24)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -29346,8 +29378,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path23 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path23), field: path23.join(".") };
+  const path24 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path24), field: path24.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -29412,12 +29444,12 @@ var init_json_schema2 = __esm({
 });
 
 // src/config/read-text.ts
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 async function readUserText(input2) {
   const { file: file2, what, maxBytes } = input2;
   let buffer;
   try {
-    buffer = await readFile3(file2);
+    buffer = await readFile4(file2);
   } catch (error62) {
     const code2 = error62.code;
     const problem = code2 === "ENOENT" ? `${what} not found` : code2 === "EISDIR" ? `${what} is a folder, not a file` : `cannot read the ${what} (${code2 ?? String(error62)})`;
@@ -29516,10 +29548,10 @@ var init_world_names = __esm({
 });
 
 // src/config/load-config.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 import { dirname as dirname4, resolve } from "node:path";
-async function loadConfig(path23) {
-  const absolute = resolve(path23);
+async function loadConfig(path24) {
+  const absolute = resolve(path24);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29547,28 +29579,28 @@ async function loadConfig(path23) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path23, depth) => {
-    if (path23.length > 0) {
-      const line = located.lineOf(path23);
-      if (line !== void 0) lines[dottedPath(path23)] = line;
+  const visit2 = (value, path24, depth) => {
+    if (path24.length > 0) {
+      const line = located.lineOf(path24);
+      if (line !== void 0) lines[dottedPath(path24)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path23, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path24, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path23) {
-  return path23.reduce(
+function dottedPath(path24) {
+  return path24.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path23) => {
+  const visit2 = (value, path24) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field2 = dottedPath(path23);
+      const field2 = dottedPath(path24);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29577,7 +29609,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path23, key]);
+    for (const [key, item] of entries) visit2(item, [...path24, key]);
   };
   visit2(input2.value, []);
 }
@@ -29596,7 +29628,7 @@ function checkWorlds(input2) {
   }
 }
 function configHash(config2) {
-  return createHash2("sha256").update(canonicalJson(config2)).digest("hex");
+  return createHash3("sha256").update(canonicalJson(config2)).digest("hex");
 }
 function resolvePaths(config2, root) {
   const model = (value) => value.world ? { ...value, world: resolveWorld(root, value.world) } : value;
@@ -29638,8 +29670,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path23) {
-  const file2 = resolve2(path23);
+async function loadTasks(path24) {
+  const file2 = resolve2(path24);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29686,8 +29718,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path23 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field2 = dottedField(path23);
+    const path24 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field2 = dottedField(path24);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field2}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field: field2 });
@@ -30034,6 +30066,7 @@ __export(config_exports, {
   strategyNames: () => strategyNames,
   taskOrigin: () => taskOrigin,
   taskSchema: () => taskSchema,
+  uncommittedChanges: () => uncommittedChanges,
   validateLocated: () => validateLocated,
   worldNameProblem: () => worldNameProblem,
   writeJsonSchemas: () => writeJsonSchemas
@@ -30046,6 +30079,7 @@ var init_config = __esm({
     init_config_schema();
     init_configured_secrets();
     init_ecdysis_version();
+    init_git_changes();
     init_git_state();
     init_harness_reference();
     init_harness_schema();
@@ -30313,12 +30347,12 @@ var init_types3 = __esm({
 });
 
 // src/eval/eval-output.ts
-import { mkdir as mkdir2, readdir, readFile as readFile4, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
+import { mkdir as mkdir2, readdir, readFile as readFile5, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join5 } from "node:path";
-async function writeAtomic(path23, text3) {
-  const temporary = `${path23}.${process.pid}.tmp`;
+async function writeAtomic(path24, text3) {
+  const temporary = `${path24}.${process.pid}.tmp`;
   await writeFile3(temporary, text3);
-  await rename3(temporary, path23);
+  await rename3(temporary, path24);
 }
 async function writeEvalResults(dir, results) {
   await mkdir2(dir, { recursive: true });
@@ -30342,18 +30376,18 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names2.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path23 = join5(dir, name3);
+    const path24 = join5(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile4(path23, "utf8"));
+      results[name3] = JSON.parse(await readFile5(path24, "utf8"));
     } catch (error62) {
-      throw new InputError(path23, `unreadable result (${error62.message})`);
+      throw new InputError(path24, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join5(dir, "eval.json"), "file not found");
   const recordsPath = join5(dir, "records.jsonl");
   let text3;
   try {
-    text3 = await readFile4(recordsPath, "utf8");
+    text3 = await readFile5(recordsPath, "utf8");
   } catch {
     throw new InputError(recordsPath, "file not found");
   }
@@ -30527,7 +30561,7 @@ var init_promise_pool = __esm({
 });
 
 // src/eval/rollout-key.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function rolloutKey(parts) {
   const material = canonicalJson({
     version: 1,
@@ -30537,7 +30571,7 @@ function rolloutKey(parts) {
     params: parts.params,
     sampleIndex: parts.sampleIndex
   });
-  return createHash3("sha256").update(material).digest("hex");
+  return createHash4("sha256").update(material).digest("hex");
 }
 var init_rollout_key = __esm({
   "src/eval/rollout-key.ts"() {
@@ -30602,7 +30636,7 @@ function isEndpointFailure(error62) {
 }
 async function runRollout(input2) {
   const { options, task, sampleIndex, signal } = input2;
-  const run2 = () => options.adapter.run({
+  const run3 = () => options.adapter.run({
     task,
     harness: options.harness,
     provider: options.provider,
@@ -30610,7 +30644,7 @@ async function runRollout(input2) {
     signal
   });
   try {
-    return await (options.slots ? options.slots.run(run2, signal) : run2());
+    return await (options.slots ? options.slots.run(run3, signal) : run3());
   } catch (error62) {
     if (isEndpointFailure(error62)) throw error62;
     if (error62 instanceof TransportError && error62.service === "llm" && !signal.aborted) {
@@ -31044,7 +31078,7 @@ var init_token_limit = __esm({
 });
 
 // src/llm/text-tool-protocol.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function renderToolsSection(tools2) {
   const lines = tools2.map((tool) => {
     const properties = Object.keys(
@@ -31094,7 +31128,7 @@ function fromTextReply(content) {
   if (!content) return { content, toolCalls: [] };
   const toolCalls = [];
   const kept = [];
-  const stem = createHash4("sha256").update(content).digest("hex").slice(0, 12);
+  const stem = createHash5("sha256").update(content).digest("hex").slice(0, 12);
   for (const line of content.split(/\r?\n/)) {
     const match = callLine.exec(line);
     if (match)
@@ -31118,7 +31152,7 @@ var init_text_tool_protocol = __esm({
 });
 
 // src/llm/written-tool-calls.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function callOf(value) {
   if (!value || typeof value !== "object" || Array.isArray(value)) return void 0;
   const { name: name3, arguments: args, parameters } = value;
@@ -31176,7 +31210,7 @@ function readWrittenToolCalls(content) {
   ]) {
     const found = read(content);
     if (!found || found.calls.length === 0) continue;
-    const stem = createHash5("sha256").update(content).digest("hex").slice(0, 12);
+    const stem = createHash6("sha256").update(content).digest("hex").slice(0, 12);
     const text3 = found.rest.trim();
     return {
       content: text3 === "" ? null : text3,
@@ -31471,11 +31505,11 @@ var init_usage_accounting = __esm({
 });
 
 // src/llm/call-cache.ts
-import { createHash as createHash6, randomUUID } from "node:crypto";
-import { mkdir as mkdir3, readFile as readFile5, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
+import { createHash as createHash7, randomUUID } from "node:crypto";
+import { mkdir as mkdir3, readFile as readFile6, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join6 } from "node:path";
 function callCacheKey(model, request) {
-  return createHash6("sha256").update(canonicalJson({ model, request })).digest("hex");
+  return createHash7("sha256").update(canonicalJson({ model, request })).digest("hex");
 }
 function withCallCache(provider, dir, options = {}) {
   return new CallCache(provider, dir, options.redact ?? ((response) => response));
@@ -31486,7 +31520,7 @@ function entryPath(dir, key) {
 async function load(dir, key) {
   let text3;
   try {
-    text3 = await readFile5(entryPath(dir, key), "utf8");
+    text3 = await readFile6(entryPath(dir, key), "utf8");
   } catch {
     return void 0;
   }
@@ -31498,12 +31532,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path23 = entryPath(dir, entry.key);
+  const path24 = entryPath(dir, entry.key);
   await mkdir3(join6(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path23}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path24}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile4(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename4(temp, path23);
+  await rename4(temp, path24);
 }
 var toolCallSchema, chatResponseSchema, cacheEntrySchema, CallCache;
 var init_call_cache = __esm({
@@ -31605,7 +31639,7 @@ var init_call_cache = __esm({
 
 // src/llm/capability-memory.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { mkdir as mkdir4, readFile as readFile6, rename as rename5, writeFile as writeFile5 } from "node:fs/promises";
+import { mkdir as mkdir4, readFile as readFile7, rename as rename5, writeFile as writeFile5 } from "node:fs/promises";
 import { dirname as dirname5 } from "node:path";
 var downgradeSchema, memoryFileSchema, CapabilityMemory;
 var init_capability_memory = __esm({
@@ -31624,8 +31658,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path23, known) {
-        this.path = path23;
+      constructor(path24, known) {
+        this.path = path24;
         this.known = known;
       }
       path;
@@ -31633,14 +31667,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path23) {
+      static async open(path24) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path23, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile7(path24, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path23, downgrades);
+        return new _CapabilityMemory(path24, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -31657,15 +31691,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path23 = this.path;
-        if (!path23) return;
+        const path24 = this.path;
+        if (!path24) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname5(path23), { recursive: true });
-          const temp = `${path23}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname5(path24), { recursive: true });
+          const temp = `${path24}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile5(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename5(temp, path23);
+          await rename5(temp, path24);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -32237,9 +32271,9 @@ var init_token_rate_limiter = __esm({
 });
 
 // src/llm/endpoint-limits.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function endpointKey(baseUrl, apiKey) {
-  const key = apiKey ? createHash7("sha256").update(apiKey).digest("hex").slice(0, 16) : "none";
+  const key = apiKey ? createHash8("sha256").update(apiKey).digest("hex").slice(0, 16) : "none";
   return `${baseUrl.replace(/\/+$/, "")} ${key}`;
 }
 function strictest(a, b) {
@@ -32411,12 +32445,12 @@ var init_event_stream = __esm({
 });
 
 // src/llm/gateway/reply-cache.ts
-import { createHash as createHash8, randomUUID as randomUUID3 } from "node:crypto";
-import { mkdir as mkdir5, readFile as readFile7, rename as rename6, writeFile as writeFile6 } from "node:fs/promises";
+import { createHash as createHash9, randomUUID as randomUUID3 } from "node:crypto";
+import { mkdir as mkdir5, readFile as readFile8, rename as rename6, writeFile as writeFile6 } from "node:fs/promises";
 import { join as join7 } from "node:path";
 function replyCacheKey(input2) {
   const { stream: _stream, stream_options: _options, ...body } = input2.body;
-  return createHash8("sha256").update(canonicalJson({ ...input2, body, gateway: 1 })).digest("hex");
+  return createHash9("sha256").update(canonicalJson({ ...input2, body, gateway: 1 })).digest("hex");
 }
 var storedReplySchema, ReplyCache;
 var init_reply_cache = __esm({
@@ -32445,7 +32479,7 @@ var init_reply_cache = __esm({
       async get(key) {
         let text3;
         try {
-          text3 = await readFile7(this.path(key), "utf8");
+          text3 = await readFile8(this.path(key), "utf8");
         } catch {
           return void 0;
         }
@@ -32458,12 +32492,12 @@ var init_reply_cache = __esm({
       }
       /** Stores a reply atomically: a reader sees the whole entry or none. */
       async put(entry) {
-        const path23 = this.path(entry.key);
+        const path24 = this.path(entry.key);
         await mkdir5(join7(this.dir, entry.key.slice(0, 2)), { recursive: true });
-        const temp = `${path23}.${process.pid}.${randomUUID3()}.tmp`;
+        const temp = `${path24}.${process.pid}.${randomUUID3()}.tmp`;
         await writeFile6(temp, `${JSON.stringify(entry)}
 `, "utf8");
-        await rename6(temp, path23);
+        await rename6(temp, path24);
       }
       path(key) {
         return join7(this.dir, key.slice(0, 2), `${key}.json`);
@@ -32667,8 +32701,8 @@ var init_serve_call = __esm({
 });
 
 // src/llm/gateway/wire.ts
-function apiOfPath(path23) {
-  const route = path23.replace(/^\/v1/, "").replace(/\/+$/, "");
+function apiOfPath(path24) {
+  const route = path24.replace(/^\/v1/, "").replace(/\/+$/, "");
   return Object.keys(wireApis).find((api) => wireApis[api] === route);
 }
 function usageOf(body) {
@@ -32760,7 +32794,7 @@ async function startModelGateway(options) {
 }
 async function handle(request, response, leases, serves) {
   const method = request.method ?? "GET";
-  const path23 = new URL(request.url ?? "/", "http://gateway").pathname.replace(/\/+$/, "");
+  const path24 = new URL(request.url ?? "/", "http://gateway").pathname.replace(/\/+$/, "");
   const lease = leases.authorize(request.headers);
   if (!lease) {
     request.resume();
@@ -32771,12 +32805,12 @@ async function handle(request, response, leases, serves) {
       gatewayError(message, "invalid_request_error", "invalid_api_key")
     );
   }
-  if (method === "GET" && /^(\/v1)?\/models(\/.*)?$/.test(path23))
-    return sendModels(response, lease, path23);
-  const api = method === "POST" ? apiOfPath(path23) : void 0;
+  if (method === "GET" && /^(\/v1)?\/models(\/.*)?$/.test(path24))
+    return sendModels(response, lease, path24);
+  const api = method === "POST" ? apiOfPath(path24) : void 0;
   if (!api) {
     request.resume();
-    const message = `${method} ${path23} is not forwarded by the Ecdysis gateway; it serves POST /v1/chat/completions, /v1/responses and /v1/embeddings, and GET /v1/models`;
+    const message = `${method} ${path24} is not forwarded by the Ecdysis gateway; it serves POST /v1/chat/completions, /v1/responses and /v1/embeddings, and GET /v1/models`;
     return sendJson(response, 404, gatewayError(message, "invalid_request_error", "unknown_route"));
   }
   const body = await readJsonObject(request);
@@ -32789,9 +32823,9 @@ async function handle(request, response, leases, serves) {
   const context = serves.get(lease.model);
   await serveCall({ lease, api, body, context, response });
 }
-function sendModels(response, lease, path23) {
+function sendModels(response, lease, path24) {
   const model = { id: lease.model, object: "model", created: 0, owned_by: "ecdysis-gateway" };
-  const named = /\/models\/(.+)$/.exec(path23)?.[1];
+  const named = /\/models\/(.+)$/.exec(path24)?.[1];
   if (named === void 0) sendJson(response, 200, { object: "list", data: [model] });
   else if (decodeURIComponent(named) === lease.model) sendJson(response, 200, model);
   else
@@ -35143,17 +35177,17 @@ var init_resource = __esm({
 function encodeURIPath(str2) {
   return str2.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
 }
-var EMPTY, createPathTagFunction, path2;
+var EMPTY, createPathTagFunction, path3;
 var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path23(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path24(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path24 = statics.reduce((previousValue, currentValue, index) => {
+      const path25 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -35170,7 +35204,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path24.split(/[?#]/, 1)[0];
+      const pathOnly = path25.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -35191,12 +35225,12 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path24}
+${path25}
 ${underline}`);
       }
-      return path24;
+      return path25;
     };
-    path2 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
+    path3 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
 });
 
@@ -35223,7 +35257,7 @@ var init_messages = __esm({
        * ```
        */
       list(completionID, query = {}, options) {
-        return this._client.getAPIList(path2`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path3`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
       }
     };
   }
@@ -36961,7 +36995,7 @@ var init_completions = __esm({
        * ```
        */
       retrieve(completionID, options) {
-        return this._client.get(path2`/chat/completions/${completionID}`, {
+        return this._client.get(path3`/chat/completions/${completionID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -36980,7 +37014,7 @@ var init_completions = __esm({
        * ```
        */
       update(completionID, body, options) {
-        return this._client.post(path2`/chat/completions/${completionID}`, {
+        return this._client.post(path3`/chat/completions/${completionID}`, {
           body,
           ...options,
           __security: { bearerAuth: true }
@@ -37016,7 +37050,7 @@ var init_completions = __esm({
        * ```
        */
       delete(completionID, options) {
-        return this._client.delete(path2`/chat/completions/${completionID}`, {
+        return this._client.delete(path3`/chat/completions/${completionID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -37126,7 +37160,7 @@ var init_admin_api_keys = __esm({
        * ```
        */
       retrieve(keyID, options) {
-        return this._client.get(path2`/organization/admin_api_keys/${keyID}`, {
+        return this._client.get(path3`/organization/admin_api_keys/${keyID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37161,7 +37195,7 @@ var init_admin_api_keys = __esm({
        * ```
        */
       delete(keyID, options) {
-        return this._client.delete(path2`/organization/admin_api_keys/${keyID}`, {
+        return this._client.delete(path3`/organization/admin_api_keys/${keyID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37242,7 +37276,7 @@ var init_certificates = __esm({
        * ```
        */
       retrieve(certificateID, query = {}, options) {
-        return this._client.get(path2`/organization/certificates/${certificateID}`, {
+        return this._client.get(path3`/organization/certificates/${certificateID}`, {
           query,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -37260,7 +37294,7 @@ var init_certificates = __esm({
        * ```
        */
       update(certificateID, body, options) {
-        return this._client.post(path2`/organization/certificates/${certificateID}`, {
+        return this._client.post(path3`/organization/certificates/${certificateID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -37294,7 +37328,7 @@ var init_certificates = __esm({
        * ```
        */
       delete(certificateID, options) {
-        return this._client.delete(path2`/organization/certificates/${certificateID}`, {
+        return this._client.delete(path3`/organization/certificates/${certificateID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37427,7 +37461,7 @@ var init_invites = __esm({
        * ```
        */
       retrieve(inviteID, options) {
-        return this._client.get(path2`/organization/invites/${inviteID}`, {
+        return this._client.get(path3`/organization/invites/${inviteID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37462,7 +37496,7 @@ var init_invites = __esm({
        * ```
        */
       delete(inviteID, options) {
-        return this._client.delete(path2`/organization/invites/${inviteID}`, {
+        return this._client.delete(path3`/organization/invites/${inviteID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37508,7 +37542,7 @@ var init_roles = __esm({
        * ```
        */
       retrieve(roleID, options) {
-        return this._client.get(path2`/organization/roles/${roleID}`, {
+        return this._client.get(path3`/organization/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37524,7 +37558,7 @@ var init_roles = __esm({
        * ```
        */
       update(roleID, body, options) {
-        return this._client.post(path2`/organization/roles/${roleID}`, {
+        return this._client.post(path3`/organization/roles/${roleID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -37559,7 +37593,7 @@ var init_roles = __esm({
        * ```
        */
       delete(roleID, options) {
-        return this._client.delete(path2`/organization/roles/${roleID}`, {
+        return this._client.delete(path3`/organization/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37612,7 +37646,7 @@ var init_spend_alerts = __esm({
        * ```
        */
       retrieve(alertID, options) {
-        return this._client.get(path2`/organization/spend_alerts/${alertID}`, {
+        return this._client.get(path3`/organization/spend_alerts/${alertID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37638,7 +37672,7 @@ var init_spend_alerts = __esm({
        * ```
        */
       update(alertID, body, options) {
-        return this._client.post(path2`/organization/spend_alerts/${alertID}`, {
+        return this._client.post(path3`/organization/spend_alerts/${alertID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -37670,7 +37704,7 @@ var init_spend_alerts = __esm({
        * ```
        */
       delete(alertID, options) {
-        return this._client.delete(path2`/organization/spend_alerts/${alertID}`, {
+        return this._client.delete(path3`/organization/spend_alerts/${alertID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37968,7 +38002,7 @@ var init_roles2 = __esm({
        * ```
        */
       create(groupID, body, options) {
-        return this._client.post(path2`/organization/groups/${groupID}/roles`, {
+        return this._client.post(path3`/organization/groups/${groupID}/roles`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -37988,7 +38022,7 @@ var init_roles2 = __esm({
        */
       retrieve(roleID, params, options) {
         const { group_id } = params;
-        return this._client.get(path2`/organization/groups/${group_id}/roles/${roleID}`, {
+        return this._client.get(path3`/organization/groups/${group_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38007,7 +38041,7 @@ var init_roles2 = __esm({
        * ```
        */
       list(groupID, query = {}, options) {
-        return this._client.getAPIList(path2`/organization/groups/${groupID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/organization/groups/${groupID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Unassigns an organization role from a group within the organization.
@@ -38023,7 +38057,7 @@ var init_roles2 = __esm({
        */
       delete(roleID, params, options) {
         const { group_id } = params;
-        return this._client.delete(path2`/organization/groups/${group_id}/roles/${roleID}`, {
+        return this._client.delete(path3`/organization/groups/${group_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38053,7 +38087,7 @@ var init_users = __esm({
        * ```
        */
       create(groupID, body, options) {
-        return this._client.post(path2`/organization/groups/${groupID}/users`, {
+        return this._client.post(path3`/organization/groups/${groupID}/users`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38073,7 +38107,7 @@ var init_users = __esm({
        */
       retrieve(userID, params, options) {
         const { group_id } = params;
-        return this._client.get(path2`/organization/groups/${group_id}/users/${userID}`, {
+        return this._client.get(path3`/organization/groups/${group_id}/users/${userID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38092,7 +38126,7 @@ var init_users = __esm({
        * ```
        */
       list(groupID, query = {}, options) {
-        return this._client.getAPIList(path2`/organization/groups/${groupID}/users`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/organization/groups/${groupID}/users`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Removes a user from a group.
@@ -38108,7 +38142,7 @@ var init_users = __esm({
        */
       delete(userID, params, options) {
         const { group_id } = params;
-        return this._client.delete(path2`/organization/groups/${group_id}/users/${userID}`, {
+        return this._client.delete(path3`/organization/groups/${group_id}/users/${userID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38163,7 +38197,7 @@ var init_groups = __esm({
        * ```
        */
       retrieve(groupID, options) {
-        return this._client.get(path2`/organization/groups/${groupID}`, {
+        return this._client.get(path3`/organization/groups/${groupID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38180,7 +38214,7 @@ var init_groups = __esm({
        * ```
        */
       update(groupID, body, options) {
-        return this._client.post(path2`/organization/groups/${groupID}`, {
+        return this._client.post(path3`/organization/groups/${groupID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38215,7 +38249,7 @@ var init_groups = __esm({
        * ```
        */
       delete(groupID, options) {
-        return this._client.delete(path2`/organization/groups/${groupID}`, {
+        return this._client.delete(path3`/organization/groups/${groupID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38248,7 +38282,7 @@ var init_api_keys = __esm({
        */
       retrieve(apiKeyID, params, options) {
         const { project_id } = params;
-        return this._client.get(path2`/organization/projects/${project_id}/api_keys/${apiKeyID}`, {
+        return this._client.get(path3`/organization/projects/${project_id}/api_keys/${apiKeyID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38267,7 +38301,7 @@ var init_api_keys = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path2`/organization/projects/${projectID}/api_keys`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/organization/projects/${projectID}/api_keys`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes an API key from the project.
@@ -38286,7 +38320,7 @@ var init_api_keys = __esm({
        */
       delete(apiKeyID, params, options) {
         const { project_id } = params;
-        return this._client.delete(path2`/organization/projects/${project_id}/api_keys/${apiKeyID}`, {
+        return this._client.delete(path3`/organization/projects/${project_id}/api_keys/${apiKeyID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38317,7 +38351,7 @@ var init_certificates2 = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path2`/organization/projects/${projectID}/certificates`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/organization/projects/${projectID}/certificates`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Activate certificates at the project level.
@@ -38336,7 +38370,7 @@ var init_certificates2 = __esm({
        * ```
        */
       activate(projectID, body, options) {
-        return this._client.getAPIList(path2`/organization/projects/${projectID}/certificates/activate`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/organization/projects/${projectID}/certificates/activate`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deactivate certificates at the project level. You can atomically and
@@ -38354,7 +38388,7 @@ var init_certificates2 = __esm({
        * ```
        */
       deactivate(projectID, body, options) {
-        return this._client.getAPIList(path2`/organization/projects/${projectID}/certificates/deactivate`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/organization/projects/${projectID}/certificates/deactivate`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
       }
     };
   }
@@ -38379,7 +38413,7 @@ var init_data_retention2 = __esm({
        * ```
        */
       retrieve(projectID, options) {
-        return this._client.get(path2`/organization/projects/${projectID}/data_retention`, {
+        return this._client.get(path3`/organization/projects/${projectID}/data_retention`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38397,7 +38431,7 @@ var init_data_retention2 = __esm({
        * ```
        */
       update(projectID, body, options) {
-        return this._client.post(path2`/organization/projects/${projectID}/data_retention`, {
+        return this._client.post(path3`/organization/projects/${projectID}/data_retention`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38426,7 +38460,7 @@ var init_hosted_tool_permissions = __esm({
        * ```
        */
       retrieve(projectID, options) {
-        return this._client.get(path2`/organization/projects/${projectID}/hosted_tool_permissions`, {
+        return this._client.get(path3`/organization/projects/${projectID}/hosted_tool_permissions`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38443,7 +38477,7 @@ var init_hosted_tool_permissions = __esm({
        * ```
        */
       update(projectID, body, options) {
-        return this._client.post(path2`/organization/projects/${projectID}/hosted_tool_permissions`, {
+        return this._client.post(path3`/organization/projects/${projectID}/hosted_tool_permissions`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38472,7 +38506,7 @@ var init_model_permissions = __esm({
        * ```
        */
       retrieve(projectID, options) {
-        return this._client.get(path2`/organization/projects/${projectID}/model_permissions`, {
+        return this._client.get(path3`/organization/projects/${projectID}/model_permissions`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38490,7 +38524,7 @@ var init_model_permissions = __esm({
        * ```
        */
       update(projectID, body, options) {
-        return this._client.post(path2`/organization/projects/${projectID}/model_permissions`, {
+        return this._client.post(path3`/organization/projects/${projectID}/model_permissions`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38508,7 +38542,7 @@ var init_model_permissions = __esm({
        * ```
        */
       delete(projectID, options) {
-        return this._client.delete(path2`/organization/projects/${projectID}/model_permissions`, {
+        return this._client.delete(path3`/organization/projects/${projectID}/model_permissions`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38539,7 +38573,7 @@ var init_rate_limits = __esm({
        * ```
        */
       listRateLimits(projectID, query = {}, options) {
-        return this._client.getAPIList(path2`/organization/projects/${projectID}/rate_limits`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/organization/projects/${projectID}/rate_limits`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Updates a project rate limit.
@@ -38555,7 +38589,7 @@ var init_rate_limits = __esm({
        */
       updateRateLimit(rateLimitID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path2`/organization/projects/${project_id}/rate_limits/${rateLimitID}`, {
+        return this._client.post(path3`/organization/projects/${project_id}/rate_limits/${rateLimitID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38586,7 +38620,7 @@ var init_roles3 = __esm({
        * ```
        */
       create(projectID, body, options) {
-        return this._client.post(path2`/projects/${projectID}/roles`, {
+        return this._client.post(path3`/projects/${projectID}/roles`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38606,7 +38640,7 @@ var init_roles3 = __esm({
        */
       retrieve(roleID, params, options) {
         const { project_id } = params;
-        return this._client.get(path2`/projects/${project_id}/roles/${roleID}`, {
+        return this._client.get(path3`/projects/${project_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38625,7 +38659,7 @@ var init_roles3 = __esm({
        */
       update(roleID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path2`/projects/${project_id}/roles/${roleID}`, {
+        return this._client.post(path3`/projects/${project_id}/roles/${roleID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38645,7 +38679,7 @@ var init_roles3 = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path2`/projects/${projectID}/roles`, NextCursorPage, {
+        return this._client.getAPIList(path3`/projects/${projectID}/roles`, NextCursorPage, {
           query,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38665,7 +38699,7 @@ var init_roles3 = __esm({
        */
       delete(roleID, params, options) {
         const { project_id } = params;
-        return this._client.delete(path2`/projects/${project_id}/roles/${roleID}`, {
+        return this._client.delete(path3`/projects/${project_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38703,7 +38737,7 @@ var init_spend_alerts2 = __esm({
        * ```
        */
       create(projectID, body, options) {
-        return this._client.post(path2`/organization/projects/${projectID}/spend_alerts`, {
+        return this._client.post(path3`/organization/projects/${projectID}/spend_alerts`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38723,7 +38757,7 @@ var init_spend_alerts2 = __esm({
        */
       retrieve(alertID, params, options) {
         const { project_id } = params;
-        return this._client.get(path2`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
+        return this._client.get(path3`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38751,7 +38785,7 @@ var init_spend_alerts2 = __esm({
        */
       update(alertID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path2`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
+        return this._client.post(path3`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38771,7 +38805,7 @@ var init_spend_alerts2 = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path2`/organization/projects/${projectID}/spend_alerts`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/organization/projects/${projectID}/spend_alerts`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes a project spend alert.
@@ -38787,7 +38821,7 @@ var init_spend_alerts2 = __esm({
        */
       delete(alertID, params, options) {
         const { project_id } = params;
-        return this._client.delete(path2`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
+        return this._client.delete(path3`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38815,7 +38849,7 @@ var init_spend_limit2 = __esm({
        * ```
        */
       retrieve(projectID, options) {
-        return this._client.get(path2`/organization/projects/${projectID}/spend_limit`, {
+        return this._client.get(path3`/organization/projects/${projectID}/spend_limit`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38837,7 +38871,7 @@ var init_spend_limit2 = __esm({
        * ```
        */
       update(projectID, body, options) {
-        return this._client.post(path2`/organization/projects/${projectID}/spend_limit`, {
+        return this._client.post(path3`/organization/projects/${projectID}/spend_limit`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38855,7 +38889,7 @@ var init_spend_limit2 = __esm({
        * ```
        */
       delete(projectID, options) {
-        return this._client.delete(path2`/organization/projects/${projectID}/spend_limit`, {
+        return this._client.delete(path3`/organization/projects/${projectID}/spend_limit`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38886,7 +38920,7 @@ var init_roles4 = __esm({
        */
       create(groupID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path2`/projects/${project_id}/groups/${groupID}/roles`, {
+        return this._client.post(path3`/projects/${project_id}/groups/${groupID}/roles`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38906,7 +38940,7 @@ var init_roles4 = __esm({
        */
       retrieve(roleID, params, options) {
         const { project_id, group_id } = params;
-        return this._client.get(path2`/projects/${project_id}/groups/${group_id}/roles/${roleID}`, {
+        return this._client.get(path3`/projects/${project_id}/groups/${group_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38927,7 +38961,7 @@ var init_roles4 = __esm({
        */
       list(groupID, params, options) {
         const { project_id, ...query } = params;
-        return this._client.getAPIList(path2`/projects/${project_id}/groups/${groupID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/projects/${project_id}/groups/${groupID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Unassigns a project role from a group within a project.
@@ -38943,7 +38977,7 @@ var init_roles4 = __esm({
        */
       delete(roleID, params, options) {
         const { project_id, group_id } = params;
-        return this._client.delete(path2`/projects/${project_id}/groups/${group_id}/roles/${roleID}`, {
+        return this._client.delete(path3`/projects/${project_id}/groups/${group_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -38979,7 +39013,7 @@ var init_groups2 = __esm({
        * ```
        */
       create(projectID, body, options) {
-        return this._client.post(path2`/organization/projects/${projectID}/groups`, {
+        return this._client.post(path3`/organization/projects/${projectID}/groups`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -38999,7 +39033,7 @@ var init_groups2 = __esm({
        */
       retrieve(groupID, params, options) {
         const { project_id, ...query } = params;
-        return this._client.get(path2`/organization/projects/${project_id}/groups/${groupID}`, {
+        return this._client.get(path3`/organization/projects/${project_id}/groups/${groupID}`, {
           query,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -39019,7 +39053,7 @@ var init_groups2 = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path2`/organization/projects/${projectID}/groups`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/organization/projects/${projectID}/groups`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Revokes a group's access to a project.
@@ -39035,7 +39069,7 @@ var init_groups2 = __esm({
        */
       delete(groupID, params, options) {
         const { project_id } = params;
-        return this._client.delete(path2`/organization/projects/${project_id}/groups/${groupID}`, {
+        return this._client.delete(path3`/organization/projects/${project_id}/groups/${groupID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -39066,7 +39100,7 @@ var init_api_keys2 = __esm({
        */
       create(serviceAccountID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path2`/organization/projects/${project_id}/service_accounts/${serviceAccountID}/api_keys`, { body, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.post(path3`/organization/projects/${project_id}/service_accounts/${serviceAccountID}/api_keys`, { body, ...options, __security: { adminAPIKeyAuth: true } });
       }
     };
   }
@@ -39100,7 +39134,7 @@ var init_service_accounts = __esm({
        * ```
        */
       create(projectID, body, options) {
-        return this._client.post(path2`/organization/projects/${projectID}/service_accounts`, {
+        return this._client.post(path3`/organization/projects/${projectID}/service_accounts`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -39120,7 +39154,7 @@ var init_service_accounts = __esm({
        */
       retrieve(serviceAccountID, params, options) {
         const { project_id } = params;
-        return this._client.get(path2`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, {
+        return this._client.get(path3`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -39139,7 +39173,7 @@ var init_service_accounts = __esm({
        */
       update(serviceAccountID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path2`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { body, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.post(path3`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { body, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Returns a list of service accounts in the project.
@@ -39155,7 +39189,7 @@ var init_service_accounts = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path2`/organization/projects/${projectID}/service_accounts`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/organization/projects/${projectID}/service_accounts`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes a service account from the project.
@@ -39174,7 +39208,7 @@ var init_service_accounts = __esm({
        */
       delete(serviceAccountID, params, options) {
         const { project_id } = params;
-        return this._client.delete(path2`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.delete(path3`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { ...options, __security: { adminAPIKeyAuth: true } });
       }
     };
     ServiceAccounts.APIKeys = APIKeys2;
@@ -39203,7 +39237,7 @@ var init_roles5 = __esm({
        */
       create(userID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path2`/projects/${project_id}/users/${userID}/roles`, {
+        return this._client.post(path3`/projects/${project_id}/users/${userID}/roles`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -39223,7 +39257,7 @@ var init_roles5 = __esm({
        */
       retrieve(roleID, params, options) {
         const { project_id, user_id } = params;
-        return this._client.get(path2`/projects/${project_id}/users/${user_id}/roles/${roleID}`, {
+        return this._client.get(path3`/projects/${project_id}/users/${user_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -39244,7 +39278,7 @@ var init_roles5 = __esm({
        */
       list(userID, params, options) {
         const { project_id, ...query } = params;
-        return this._client.getAPIList(path2`/projects/${project_id}/users/${userID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/projects/${project_id}/users/${userID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Unassigns a project role from a user within a project.
@@ -39260,7 +39294,7 @@ var init_roles5 = __esm({
        */
       delete(roleID, params, options) {
         const { project_id, user_id } = params;
-        return this._client.delete(path2`/projects/${project_id}/users/${user_id}/roles/${roleID}`, {
+        return this._client.delete(path3`/projects/${project_id}/users/${user_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -39297,7 +39331,7 @@ var init_users2 = __esm({
        * ```
        */
       create(projectID, body, options) {
-        return this._client.post(path2`/organization/projects/${projectID}/users`, {
+        return this._client.post(path3`/organization/projects/${projectID}/users`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -39317,7 +39351,7 @@ var init_users2 = __esm({
        */
       retrieve(userID, params, options) {
         const { project_id } = params;
-        return this._client.get(path2`/organization/projects/${project_id}/users/${userID}`, {
+        return this._client.get(path3`/organization/projects/${project_id}/users/${userID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -39336,7 +39370,7 @@ var init_users2 = __esm({
        */
       update(userID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path2`/organization/projects/${project_id}/users/${userID}`, {
+        return this._client.post(path3`/organization/projects/${project_id}/users/${userID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -39356,7 +39390,7 @@ var init_users2 = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path2`/organization/projects/${projectID}/users`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/organization/projects/${projectID}/users`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes a user from the project.
@@ -39375,7 +39409,7 @@ var init_users2 = __esm({
        */
       delete(userID, params, options) {
         const { project_id } = params;
-        return this._client.delete(path2`/organization/projects/${project_id}/users/${userID}`, {
+        return this._client.delete(path3`/organization/projects/${project_id}/users/${userID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -39463,7 +39497,7 @@ var init_projects = __esm({
        * ```
        */
       retrieve(projectID, options) {
-        return this._client.get(path2`/organization/projects/${projectID}`, {
+        return this._client.get(path3`/organization/projects/${projectID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -39480,7 +39514,7 @@ var init_projects = __esm({
        * ```
        */
       update(projectID, body, options) {
-        return this._client.post(path2`/organization/projects/${projectID}`, {
+        return this._client.post(path3`/organization/projects/${projectID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -39517,7 +39551,7 @@ var init_projects = __esm({
        * ```
        */
       archive(projectID, options) {
-        return this._client.post(path2`/organization/projects/${projectID}/archive`, {
+        return this._client.post(path3`/organization/projects/${projectID}/archive`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -39559,7 +39593,7 @@ var init_roles6 = __esm({
        * ```
        */
       create(userID, body, options) {
-        return this._client.post(path2`/organization/users/${userID}/roles`, {
+        return this._client.post(path3`/organization/users/${userID}/roles`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -39579,7 +39613,7 @@ var init_roles6 = __esm({
        */
       retrieve(roleID, params, options) {
         const { user_id } = params;
-        return this._client.get(path2`/organization/users/${user_id}/roles/${roleID}`, {
+        return this._client.get(path3`/organization/users/${user_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -39598,7 +39632,7 @@ var init_roles6 = __esm({
        * ```
        */
       list(userID, query = {}, options) {
-        return this._client.getAPIList(path2`/organization/users/${userID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/organization/users/${userID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Unassigns an organization role from a user within the organization.
@@ -39614,7 +39648,7 @@ var init_roles6 = __esm({
        */
       delete(roleID, params, options) {
         const { user_id } = params;
-        return this._client.delete(path2`/organization/users/${user_id}/roles/${roleID}`, {
+        return this._client.delete(path3`/organization/users/${user_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -39647,7 +39681,7 @@ var init_users3 = __esm({
        * ```
        */
       retrieve(userID, options) {
-        return this._client.get(path2`/organization/users/${userID}`, {
+        return this._client.get(path3`/organization/users/${userID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -39662,7 +39696,7 @@ var init_users3 = __esm({
        * ```
        */
       update(userID, body, options) {
-        return this._client.post(path2`/organization/users/${userID}`, {
+        return this._client.post(path3`/organization/users/${userID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -39697,7 +39731,7 @@ var init_users3 = __esm({
        * ```
        */
       delete(userID, options) {
-        return this._client.delete(path2`/organization/users/${userID}`, {
+        return this._client.delete(path3`/organization/users/${userID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -39899,7 +39933,7 @@ var init_batches = __esm({
        * Retrieves a batch.
        */
       retrieve(batchID, options) {
-        return this._client.get(path2`/batches/${batchID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.get(path3`/batches/${batchID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * List your organization's batches.
@@ -39917,7 +39951,7 @@ var init_batches = __esm({
        * (if any) available in the output file.
        */
       cancel(batchID, options) {
-        return this._client.post(path2`/batches/${batchID}/cancel`, {
+        return this._client.post(path3`/batches/${batchID}/cancel`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -39954,7 +39988,7 @@ var init_assistants = __esm({
        * @deprecated
        */
       retrieve(assistantID, options) {
-        return this._client.get(path2`/assistants/${assistantID}`, {
+        return this._client.get(path3`/assistants/${assistantID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -39966,7 +40000,7 @@ var init_assistants = __esm({
        * @deprecated
        */
       update(assistantID, body, options) {
-        return this._client.post(path2`/assistants/${assistantID}`, {
+        return this._client.post(path3`/assistants/${assistantID}`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -39992,7 +40026,7 @@ var init_assistants = __esm({
        * @deprecated
        */
       delete(assistantID, options) {
-        return this._client.delete(path2`/assistants/${assistantID}`, {
+        return this._client.delete(path3`/assistants/${assistantID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -40131,7 +40165,7 @@ var init_sessions2 = __esm({
        * ```
        */
       cancel(sessionID, options) {
-        return this._client.post(path2`/chatkit/sessions/${sessionID}/cancel`, {
+        return this._client.post(path3`/chatkit/sessions/${sessionID}/cancel`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -40160,7 +40194,7 @@ var init_threads = __esm({
        * ```
        */
       retrieve(threadID, options) {
-        return this._client.get(path2`/chatkit/threads/${threadID}`, {
+        return this._client.get(path3`/chatkit/threads/${threadID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -40196,7 +40230,7 @@ var init_threads = __esm({
        * ```
        */
       delete(threadID, options) {
-        return this._client.delete(path2`/chatkit/threads/${threadID}`, {
+        return this._client.delete(path3`/chatkit/threads/${threadID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -40216,7 +40250,7 @@ var init_threads = __esm({
        * ```
        */
       listItems(threadID, query = {}, options) {
-        return this._client.getAPIList(path2`/chatkit/threads/${threadID}/items`, ConversationCursorPage, {
+        return this._client.getAPIList(path3`/chatkit/threads/${threadID}/items`, ConversationCursorPage, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
@@ -40272,7 +40306,7 @@ var init_input_items = __esm({
        */
       list(responseID, params = {}, options) {
         const { betas, ...query } = params ?? {};
-        return this._client.getAPIList(path2`/responses/${responseID}/input_items?beta=true`, CursorPage, {
+        return this._client.getAPIList(path3`/responses/${responseID}/input_items?beta=true`, CursorPage, {
           query,
           ...options,
           headers: buildHeaders([
@@ -40353,7 +40387,7 @@ var init_responses = __esm({
       }
       retrieve(responseID, params = {}, options) {
         const { betas, ...query } = params ?? {};
-        return this._client.get(path2`/responses/${responseID}?beta=true`, {
+        return this._client.get(path3`/responses/${responseID}?beta=true`, {
           query,
           ...options,
           headers: buildHeaders([
@@ -40376,7 +40410,7 @@ var init_responses = __esm({
        */
       delete(responseID, params = {}, options) {
         const { betas } = params ?? {};
-        return this._client.delete(path2`/responses/${responseID}?beta=true`, {
+        return this._client.delete(path3`/responses/${responseID}?beta=true`, {
           ...options,
           headers: buildHeaders([
             { Accept: "*/*", ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
@@ -40399,7 +40433,7 @@ var init_responses = __esm({
        */
       cancel(responseID, params = {}, options) {
         const { betas } = params ?? {};
-        return this._client.post(path2`/responses/${responseID}/cancel?beta=true`, {
+        return this._client.post(path3`/responses/${responseID}/cancel?beta=true`, {
           ...options,
           headers: buildHeaders([
             { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
@@ -40457,7 +40491,7 @@ var init_messages2 = __esm({
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
       create(threadID, body, options) {
-        return this._client.post(path2`/threads/${threadID}/messages`, {
+        return this._client.post(path3`/threads/${threadID}/messages`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -40471,7 +40505,7 @@ var init_messages2 = __esm({
        */
       retrieve(messageID, params, options) {
         const { thread_id } = params;
-        return this._client.get(path2`/threads/${thread_id}/messages/${messageID}`, {
+        return this._client.get(path3`/threads/${thread_id}/messages/${messageID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -40484,7 +40518,7 @@ var init_messages2 = __esm({
        */
       update(messageID, params, options) {
         const { thread_id, ...body } = params;
-        return this._client.post(path2`/threads/${thread_id}/messages/${messageID}`, {
+        return this._client.post(path3`/threads/${thread_id}/messages/${messageID}`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -40497,7 +40531,7 @@ var init_messages2 = __esm({
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
       list(threadID, query = {}, options) {
-        return this._client.getAPIList(path2`/threads/${threadID}/messages`, CursorPage, {
+        return this._client.getAPIList(path3`/threads/${threadID}/messages`, CursorPage, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -40511,7 +40545,7 @@ var init_messages2 = __esm({
        */
       delete(messageID, params, options) {
         const { thread_id } = params;
-        return this._client.delete(path2`/threads/${thread_id}/messages/${messageID}`, {
+        return this._client.delete(path3`/threads/${thread_id}/messages/${messageID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -40537,7 +40571,7 @@ var init_steps2 = __esm({
        */
       retrieve(stepID, params, options) {
         const { thread_id, run_id, ...query } = params;
-        return this._client.get(path2`/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
+        return this._client.get(path3`/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -40551,7 +40585,7 @@ var init_steps2 = __esm({
        */
       list(runID, params, options) {
         const { thread_id, ...query } = params;
-        return this._client.getAPIList(path2`/threads/${thread_id}/runs/${runID}/steps`, CursorPage, {
+        return this._client.getAPIList(path3`/threads/${thread_id}/runs/${runID}/steps`, CursorPage, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -40722,10 +40756,10 @@ var init_AssistantStream = __esm({
         }));
         return runner;
       }
-      async _createToolAssistantStream(run2, runId, params, options) {
+      async _createToolAssistantStream(run3, runId, params, options) {
         this._listenForAbort(options?.signal);
         const body = { ...params, stream: true };
-        const stream = await run2.submitToolOutputs(runId, body, {
+        const stream = await run3.submitToolOutputs(runId, body, {
           ...options,
           signal: this.controller.signal
         });
@@ -40793,10 +40827,10 @@ var init_AssistantStream = __esm({
         }
         return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
       }
-      async _createAssistantStream(run2, threadId, params, options) {
+      async _createAssistantStream(run3, threadId, params, options) {
         this._listenForAbort(options?.signal);
         const body = { ...params, stream: true };
-        const stream = await run2.create(threadId, body, { ...options, signal: this.controller.signal });
+        const stream = await run3.create(threadId, body, { ...options, signal: this.controller.signal });
         this._connected();
         for await (const event of stream) {
           __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
@@ -40859,8 +40893,8 @@ var init_AssistantStream = __esm({
         }
         return acc;
       }
-      _addRun(run2) {
-        return run2;
+      _addRun(run3) {
+        return run3;
       }
       async _threadAssistantStream(params, thread, options) {
         return await this._createThreadAssistantStream(thread, params, options);
@@ -41140,7 +41174,7 @@ var init_runs = __esm({
       }
       create(threadID, params, options) {
         const { include, ...body } = params;
-        return this._client.post(path2`/threads/${threadID}/runs`, {
+        return this._client.post(path3`/threads/${threadID}/runs`, {
           query: { include },
           body,
           ...options,
@@ -41157,7 +41191,7 @@ var init_runs = __esm({
        */
       retrieve(runID, params, options) {
         const { thread_id } = params;
-        return this._client.get(path2`/threads/${thread_id}/runs/${runID}`, {
+        return this._client.get(path3`/threads/${thread_id}/runs/${runID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -41170,7 +41204,7 @@ var init_runs = __esm({
        */
       update(runID, params, options) {
         const { thread_id, ...body } = params;
-        return this._client.post(path2`/threads/${thread_id}/runs/${runID}`, {
+        return this._client.post(path3`/threads/${thread_id}/runs/${runID}`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -41183,7 +41217,7 @@ var init_runs = __esm({
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
       list(threadID, query = {}, options) {
-        return this._client.getAPIList(path2`/threads/${threadID}/runs`, CursorPage, {
+        return this._client.getAPIList(path3`/threads/${threadID}/runs`, CursorPage, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -41197,7 +41231,7 @@ var init_runs = __esm({
        */
       cancel(runID, params, options) {
         const { thread_id } = params;
-        return this._client.post(path2`/threads/${thread_id}/runs/${runID}/cancel`, {
+        return this._client.post(path3`/threads/${thread_id}/runs/${runID}/cancel`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -41209,8 +41243,8 @@ var init_runs = __esm({
        * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
        */
       async createAndPoll(threadId, body, options) {
-        const run2 = await this.create(threadId, body, options);
-        return await this.poll(run2.id, { thread_id: threadId }, options);
+        const run3 = await this.create(threadId, body, options);
+        return await this.poll(run3.id, { thread_id: threadId }, options);
       }
       /**
        * Create a Run stream
@@ -41234,11 +41268,11 @@ var init_runs = __esm({
           }
         ]);
         while (true) {
-          const { data: run2, response } = await this.retrieve(runId, params, {
+          const { data: run3, response } = await this.retrieve(runId, params, {
             ...options,
             headers: { ...options?.headers, ...headers }
           }).withResponse();
-          switch (run2.status) {
+          switch (run3.status) {
             //If we are in any sort of intermediate state we poll
             case "queued":
             case "in_progress":
@@ -41264,7 +41298,7 @@ var init_runs = __esm({
             case "completed":
             case "failed":
             case "expired":
-              return run2;
+              return run3;
           }
         }
       }
@@ -41276,7 +41310,7 @@ var init_runs = __esm({
       }
       submitToolOutputs(runID, params, options) {
         const { thread_id, ...body } = params;
-        return this._client.post(path2`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
+        return this._client.post(path3`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -41291,8 +41325,8 @@ var init_runs = __esm({
        * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
        */
       async submitToolOutputsAndPoll(runId, params, options) {
-        const run2 = await this.submitToolOutputs(runId, params, options);
-        return await this.poll(run2.id, params, options);
+        const run3 = await this.submitToolOutputs(runId, params, options);
+        return await this.poll(run3.id, params, options);
       }
       /**
        * Submit the tool outputs from a previous run and stream the run to a terminal
@@ -41344,7 +41378,7 @@ var init_threads2 = __esm({
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
       retrieve(threadID, options) {
-        return this._client.get(path2`/threads/${threadID}`, {
+        return this._client.get(path3`/threads/${threadID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -41356,7 +41390,7 @@ var init_threads2 = __esm({
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
       update(threadID, body, options) {
-        return this._client.post(path2`/threads/${threadID}`, {
+        return this._client.post(path3`/threads/${threadID}`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -41369,7 +41403,7 @@ var init_threads2 = __esm({
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
       delete(threadID, options) {
-        return this._client.delete(path2`/threads/${threadID}`, {
+        return this._client.delete(path3`/threads/${threadID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -41391,8 +41425,8 @@ var init_threads2 = __esm({
        * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
        */
       async createAndRunPoll(body, options) {
-        const run2 = await this.createAndRun(body, options);
-        return await this.runs.poll(run2.id, { thread_id: run2.thread_id }, options);
+        const run3 = await this.createAndRun(body, options);
+        return await this.runs.poll(run3.id, { thread_id: run3.thread_id }, options);
       }
       /**
        * Create a thread and stream the run back
@@ -41470,7 +41504,7 @@ var init_content = __esm({
        */
       retrieve(fileID, params, options) {
         const { container_id } = params;
-        return this._client.get(path2`/containers/${container_id}/files/${fileID}/content`, {
+        return this._client.get(path3`/containers/${container_id}/files/${fileID}/content`, {
           ...options,
           headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
           __security: { bearerAuth: true },
@@ -41504,14 +41538,14 @@ var init_files = __esm({
        * a JSON request with a file ID.
        */
       create(containerID, body, options) {
-        return this._client.post(path2`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+        return this._client.post(path3`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
       }
       /**
        * Retrieve Container File
        */
       retrieve(fileID, params, options) {
         const { container_id } = params;
-        return this._client.get(path2`/containers/${container_id}/files/${fileID}`, {
+        return this._client.get(path3`/containers/${container_id}/files/${fileID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41520,7 +41554,7 @@ var init_files = __esm({
        * List Container files
        */
       list(containerID, query = {}, options) {
-        return this._client.getAPIList(path2`/containers/${containerID}/files`, CursorPage, {
+        return this._client.getAPIList(path3`/containers/${containerID}/files`, CursorPage, {
           query,
           ...options,
           __security: { bearerAuth: true }
@@ -41531,7 +41565,7 @@ var init_files = __esm({
        */
       delete(fileID, params, options) {
         const { container_id } = params;
-        return this._client.delete(path2`/containers/${container_id}/files/${fileID}`, {
+        return this._client.delete(path3`/containers/${container_id}/files/${fileID}`, {
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -41567,7 +41601,7 @@ var init_containers = __esm({
        * Retrieve Container
        */
       retrieve(containerID, options) {
-        return this._client.get(path2`/containers/${containerID}`, {
+        return this._client.get(path3`/containers/${containerID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41586,7 +41620,7 @@ var init_containers = __esm({
        * Delete Container
        */
       delete(containerID, options) {
-        return this._client.delete(path2`/containers/${containerID}`, {
+        return this._client.delete(path3`/containers/${containerID}`, {
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -41610,7 +41644,7 @@ var init_items = __esm({
        */
       create(conversationID, params, options) {
         const { include, ...body } = params;
-        return this._client.post(path2`/conversations/${conversationID}/items`, {
+        return this._client.post(path3`/conversations/${conversationID}/items`, {
           query: { include },
           body,
           ...options,
@@ -41622,7 +41656,7 @@ var init_items = __esm({
        */
       retrieve(itemID, params, options) {
         const { conversation_id, ...query } = params;
-        return this._client.get(path2`/conversations/${conversation_id}/items/${itemID}`, {
+        return this._client.get(path3`/conversations/${conversation_id}/items/${itemID}`, {
           query,
           ...options,
           __security: { bearerAuth: true }
@@ -41632,14 +41666,14 @@ var init_items = __esm({
        * List all items for a conversation with the given ID.
        */
       list(conversationID, query = {}, options) {
-        return this._client.getAPIList(path2`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path3`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options, __security: { bearerAuth: true } });
       }
       /**
        * Delete an item from a conversation with the given IDs.
        */
       delete(itemID, params, options) {
         const { conversation_id } = params;
-        return this._client.delete(path2`/conversations/${conversation_id}/items/${itemID}`, {
+        return this._client.delete(path3`/conversations/${conversation_id}/items/${itemID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41671,7 +41705,7 @@ var init_conversations = __esm({
        * Get a conversation
        */
       retrieve(conversationID, options) {
-        return this._client.get(path2`/conversations/${conversationID}`, {
+        return this._client.get(path3`/conversations/${conversationID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41680,7 +41714,7 @@ var init_conversations = __esm({
        * Update a conversation
        */
       update(conversationID, body, options) {
-        return this._client.post(path2`/conversations/${conversationID}`, {
+        return this._client.post(path3`/conversations/${conversationID}`, {
           body,
           ...options,
           __security: { bearerAuth: true }
@@ -41690,7 +41724,7 @@ var init_conversations = __esm({
        * Delete a conversation. Items in the conversation will not be deleted.
        */
       delete(conversationID, options) {
-        return this._client.delete(path2`/conversations/${conversationID}`, {
+        return this._client.delete(path3`/conversations/${conversationID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41764,7 +41798,7 @@ var init_output_items = __esm({
        */
       retrieve(outputItemID, params, options) {
         const { eval_id, run_id } = params;
-        return this._client.get(path2`/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, {
+        return this._client.get(path3`/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41774,7 +41808,7 @@ var init_output_items = __esm({
        */
       list(runID, params, options) {
         const { eval_id, ...query } = params;
-        return this._client.getAPIList(path2`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path3`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
       }
     };
   }
@@ -41800,7 +41834,7 @@ var init_runs2 = __esm({
        * schema specified in the config of the evaluation.
        */
       create(evalID, body, options) {
-        return this._client.post(path2`/evals/${evalID}/runs`, {
+        return this._client.post(path3`/evals/${evalID}/runs`, {
           body,
           ...options,
           __security: { bearerAuth: true }
@@ -41811,7 +41845,7 @@ var init_runs2 = __esm({
        */
       retrieve(runID, params, options) {
         const { eval_id } = params;
-        return this._client.get(path2`/evals/${eval_id}/runs/${runID}`, {
+        return this._client.get(path3`/evals/${eval_id}/runs/${runID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41820,7 +41854,7 @@ var init_runs2 = __esm({
        * Get a list of runs for an evaluation.
        */
       list(evalID, query = {}, options) {
-        return this._client.getAPIList(path2`/evals/${evalID}/runs`, CursorPage, {
+        return this._client.getAPIList(path3`/evals/${evalID}/runs`, CursorPage, {
           query,
           ...options,
           __security: { bearerAuth: true }
@@ -41831,7 +41865,7 @@ var init_runs2 = __esm({
        */
       delete(runID, params, options) {
         const { eval_id } = params;
-        return this._client.delete(path2`/evals/${eval_id}/runs/${runID}`, {
+        return this._client.delete(path3`/evals/${eval_id}/runs/${runID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41841,7 +41875,7 @@ var init_runs2 = __esm({
        */
       cancel(runID, params, options) {
         const { eval_id } = params;
-        return this._client.post(path2`/evals/${eval_id}/runs/${runID}`, {
+        return this._client.post(path3`/evals/${eval_id}/runs/${runID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41880,13 +41914,13 @@ var init_evals = __esm({
        * Get an evaluation by ID.
        */
       retrieve(evalID, options) {
-        return this._client.get(path2`/evals/${evalID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.get(path3`/evals/${evalID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * Update certain properties of an evaluation.
        */
       update(evalID, body, options) {
-        return this._client.post(path2`/evals/${evalID}`, { body, ...options, __security: { bearerAuth: true } });
+        return this._client.post(path3`/evals/${evalID}`, { body, ...options, __security: { bearerAuth: true } });
       }
       /**
        * List evaluations for a project.
@@ -41902,7 +41936,7 @@ var init_evals = __esm({
        * Delete an evaluation.
        */
       delete(evalID, options) {
-        return this._client.delete(path2`/evals/${evalID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.delete(path3`/evals/${evalID}`, { ...options, __security: { bearerAuth: true } });
       }
     };
     Evals.Runs = Runs2;
@@ -41957,7 +41991,7 @@ var init_files2 = __esm({
        * Returns information about a specific file.
        */
       retrieve(fileID, options) {
-        return this._client.get(path2`/files/${fileID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.get(path3`/files/${fileID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * Returns a list of files.
@@ -41973,13 +42007,13 @@ var init_files2 = __esm({
        * Delete a file and remove it from all vector stores.
        */
       delete(fileID, options) {
-        return this._client.delete(path2`/files/${fileID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.delete(path3`/files/${fileID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * Returns the contents of the specified file.
        */
       content(fileID, options) {
-        return this._client.get(path2`/files/${fileID}/content`, {
+        return this._client.get(path3`/files/${fileID}/content`, {
           ...options,
           headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
           __security: { bearerAuth: true },
@@ -42119,7 +42153,7 @@ var init_permissions = __esm({
        * ```
        */
       create(fineTunedModelCheckpoint, body, options) {
-        return this._client.getAPIList(path2`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
@@ -42130,7 +42164,7 @@ var init_permissions = __esm({
        * @deprecated Retrieve is deprecated. Please swap to the paginated list method instead.
        */
       retrieve(fineTunedModelCheckpoint, query = {}, options) {
-        return this._client.get(path2`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
+        return this._client.get(path3`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
           query,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -42153,7 +42187,7 @@ var init_permissions = __esm({
        * ```
        */
       list(fineTunedModelCheckpoint, query = {}, options) {
-        return this._client.getAPIList(path2`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path3`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
@@ -42175,7 +42209,7 @@ var init_permissions = __esm({
        */
       delete(permissionID, params, options) {
         const { fine_tuned_model_checkpoint } = params;
-        return this._client.delete(path2`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, { ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.delete(path3`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, { ...options, __security: { adminAPIKeyAuth: true } });
       }
     };
   }
@@ -42220,7 +42254,7 @@ var init_checkpoints2 = __esm({
        * ```
        */
       list(fineTuningJobID, query = {}, options) {
-        return this._client.getAPIList(path2`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path3`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
       }
     };
   }
@@ -42273,7 +42307,7 @@ var init_jobs = __esm({
        * ```
        */
       retrieve(fineTuningJobID, options) {
-        return this._client.get(path2`/fine_tuning/jobs/${fineTuningJobID}`, {
+        return this._client.get(path3`/fine_tuning/jobs/${fineTuningJobID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -42307,7 +42341,7 @@ var init_jobs = __esm({
        * ```
        */
       cancel(fineTuningJobID, options) {
-        return this._client.post(path2`/fine_tuning/jobs/${fineTuningJobID}/cancel`, {
+        return this._client.post(path3`/fine_tuning/jobs/${fineTuningJobID}/cancel`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -42326,7 +42360,7 @@ var init_jobs = __esm({
        * ```
        */
       listEvents(fineTuningJobID, query = {}, options) {
-        return this._client.getAPIList(path2`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path3`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
       }
       /**
        * Pause a fine-tune job.
@@ -42339,7 +42373,7 @@ var init_jobs = __esm({
        * ```
        */
       pause(fineTuningJobID, options) {
-        return this._client.post(path2`/fine_tuning/jobs/${fineTuningJobID}/pause`, {
+        return this._client.post(path3`/fine_tuning/jobs/${fineTuningJobID}/pause`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -42355,7 +42389,7 @@ var init_jobs = __esm({
        * ```
        */
       resume(fineTuningJobID, options) {
-        return this._client.post(path2`/fine_tuning/jobs/${fineTuningJobID}/resume`, {
+        return this._client.post(path3`/fine_tuning/jobs/${fineTuningJobID}/resume`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -42469,7 +42503,7 @@ var init_models = __esm({
        * the owner and permissioning.
        */
       retrieve(model, options) {
-        return this._client.get(path2`/models/${model}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.get(path3`/models/${model}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * Lists the currently available models, and provides basic information about each
@@ -42483,7 +42517,7 @@ var init_models = __esm({
        * delete a model.
        */
       delete(model, options) {
-        return this._client.delete(path2`/models/${model}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.delete(path3`/models/${model}`, { ...options, __security: { bearerAuth: true } });
       }
     };
   }
@@ -42526,7 +42560,7 @@ var init_calls = __esm({
        * ```
        */
       accept(callID, body, options) {
-        return this._client.post(path2`/realtime/calls/${callID}/accept`, {
+        return this._client.post(path3`/realtime/calls/${callID}/accept`, {
           body,
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
@@ -42542,7 +42576,7 @@ var init_calls = __esm({
        * ```
        */
       hangup(callID, options) {
-        return this._client.post(path2`/realtime/calls/${callID}/hangup`, {
+        return this._client.post(path3`/realtime/calls/${callID}/hangup`, {
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -42559,7 +42593,7 @@ var init_calls = __esm({
        * ```
        */
       refer(callID, body, options) {
-        return this._client.post(path2`/realtime/calls/${callID}/refer`, {
+        return this._client.post(path3`/realtime/calls/${callID}/refer`, {
           body,
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
@@ -42575,7 +42609,7 @@ var init_calls = __esm({
        * ```
        */
       reject(callID, body = {}, options) {
-        return this._client.post(path2`/realtime/calls/${callID}/reject`, {
+        return this._client.post(path3`/realtime/calls/${callID}/reject`, {
           body,
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
@@ -43394,7 +43428,7 @@ var init_input_items2 = __esm({
        * ```
        */
       list(responseID, query = {}, options) {
-        return this._client.getAPIList(path2`/responses/${responseID}/input_items`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path3`/responses/${responseID}/input_items`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
       }
     };
   }
@@ -43461,7 +43495,7 @@ var init_responses2 = __esm({
         });
       }
       retrieve(responseID, query = {}, options) {
-        return this._client.get(path2`/responses/${responseID}`, {
+        return this._client.get(path3`/responses/${responseID}`, {
           query,
           ...options,
           stream: query?.stream ?? false,
@@ -43484,7 +43518,7 @@ var init_responses2 = __esm({
        * ```
        */
       delete(responseID, options) {
-        return this._client.delete(path2`/responses/${responseID}`, {
+        return this._client.delete(path3`/responses/${responseID}`, {
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -43512,7 +43546,7 @@ var init_responses2 = __esm({
        * ```
        */
       cancel(responseID, options) {
-        return this._client.post(path2`/responses/${responseID}/cancel`, {
+        return this._client.post(path3`/responses/${responseID}/cancel`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -43553,7 +43587,7 @@ var init_content2 = __esm({
        * Download a skill zip bundle by its ID.
        */
       retrieve(skillID, options) {
-        return this._client.get(path2`/skills/${skillID}/content`, {
+        return this._client.get(path3`/skills/${skillID}/content`, {
           ...options,
           headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
           __security: { bearerAuth: true },
@@ -43577,7 +43611,7 @@ var init_content3 = __esm({
        */
       retrieve(version2, params, options) {
         const { skill_id } = params;
-        return this._client.get(path2`/skills/${skill_id}/versions/${version2}/content`, {
+        return this._client.get(path3`/skills/${skill_id}/versions/${version2}/content`, {
           ...options,
           headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
           __security: { bearerAuth: true },
@@ -43607,14 +43641,14 @@ var init_versions2 = __esm({
        * Create a new immutable skill version.
        */
       create(skillID, body = {}, options) {
-        return this._client.post(path2`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+        return this._client.post(path3`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
       }
       /**
        * Get a specific skill version.
        */
       retrieve(version2, params, options) {
         const { skill_id } = params;
-        return this._client.get(path2`/skills/${skill_id}/versions/${version2}`, {
+        return this._client.get(path3`/skills/${skill_id}/versions/${version2}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -43623,7 +43657,7 @@ var init_versions2 = __esm({
        * List skill versions for a skill.
        */
       list(skillID, query = {}, options) {
-        return this._client.getAPIList(path2`/skills/${skillID}/versions`, CursorPage, {
+        return this._client.getAPIList(path3`/skills/${skillID}/versions`, CursorPage, {
           query,
           ...options,
           __security: { bearerAuth: true }
@@ -43634,7 +43668,7 @@ var init_versions2 = __esm({
        */
       delete(version2, params, options) {
         const { skill_id } = params;
-        return this._client.delete(path2`/skills/${skill_id}/versions/${version2}`, {
+        return this._client.delete(path3`/skills/${skill_id}/versions/${version2}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -43672,13 +43706,13 @@ var init_skills = __esm({
        * Get a skill by its ID.
        */
       retrieve(skillID, options) {
-        return this._client.get(path2`/skills/${skillID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.get(path3`/skills/${skillID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * Update the default version pointer for a skill.
        */
       update(skillID, body, options) {
-        return this._client.post(path2`/skills/${skillID}`, {
+        return this._client.post(path3`/skills/${skillID}`, {
           body,
           ...options,
           __security: { bearerAuth: true }
@@ -43698,7 +43732,7 @@ var init_skills = __esm({
        * Delete a skill by its ID.
        */
       delete(skillID, options) {
-        return this._client.delete(path2`/skills/${skillID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.delete(path3`/skills/${skillID}`, { ...options, __security: { bearerAuth: true } });
       }
     };
     Skills.Content = Content2;
@@ -43728,7 +43762,7 @@ var init_parts = __esm({
        * [complete the Upload](https://platform.openai.com/docs/api-reference/uploads/complete).
        */
       create(uploadID, body, options) {
-        return this._client.post(path2`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+        return this._client.post(path3`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
       }
     };
   }
@@ -43779,7 +43813,7 @@ var init_uploads3 = __esm({
        * Returns the Upload object with status `cancelled`.
        */
       cancel(uploadID, options) {
-        return this._client.post(path2`/uploads/${uploadID}/cancel`, {
+        return this._client.post(path3`/uploads/${uploadID}/cancel`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -43802,7 +43836,7 @@ var init_uploads3 = __esm({
        * object.
        */
       complete(uploadID, body, options) {
-        return this._client.post(path2`/uploads/${uploadID}/complete`, {
+        return this._client.post(path3`/uploads/${uploadID}/complete`, {
           body,
           ...options,
           __security: { bearerAuth: true }
@@ -43852,7 +43886,7 @@ var init_file_batches = __esm({
        * Create a vector store file batch.
        */
       create(vectorStoreID, body, options) {
-        return this._client.post(path2`/vector_stores/${vectorStoreID}/file_batches`, {
+        return this._client.post(path3`/vector_stores/${vectorStoreID}/file_batches`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -43864,7 +43898,7 @@ var init_file_batches = __esm({
        */
       retrieve(batchID, params, options) {
         const { vector_store_id } = params;
-        return this._client.get(path2`/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
+        return this._client.get(path3`/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -43876,7 +43910,7 @@ var init_file_batches = __esm({
        */
       cancel(batchID, params, options) {
         const { vector_store_id } = params;
-        return this._client.post(path2`/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
+        return this._client.post(path3`/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -43894,7 +43928,7 @@ var init_file_batches = __esm({
        */
       listFiles(batchID, params, options) {
         const { vector_store_id, ...query } = params;
-        return this._client.getAPIList(path2`/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, CursorPage, {
+        return this._client.getAPIList(path3`/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, CursorPage, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -43989,7 +44023,7 @@ var init_files3 = __esm({
        * [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object).
        */
       create(vectorStoreID, body, options) {
-        return this._client.post(path2`/vector_stores/${vectorStoreID}/files`, {
+        return this._client.post(path3`/vector_stores/${vectorStoreID}/files`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -44001,7 +44035,7 @@ var init_files3 = __esm({
        */
       retrieve(fileID, params, options) {
         const { vector_store_id } = params;
-        return this._client.get(path2`/vector_stores/${vector_store_id}/files/${fileID}`, {
+        return this._client.get(path3`/vector_stores/${vector_store_id}/files/${fileID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -44012,7 +44046,7 @@ var init_files3 = __esm({
        */
       update(fileID, params, options) {
         const { vector_store_id, ...body } = params;
-        return this._client.post(path2`/vector_stores/${vector_store_id}/files/${fileID}`, {
+        return this._client.post(path3`/vector_stores/${vector_store_id}/files/${fileID}`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -44023,7 +44057,7 @@ var init_files3 = __esm({
        * Returns a list of vector store files.
        */
       list(vectorStoreID, query = {}, options) {
-        return this._client.getAPIList(path2`/vector_stores/${vectorStoreID}/files`, CursorPage, {
+        return this._client.getAPIList(path3`/vector_stores/${vectorStoreID}/files`, CursorPage, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -44038,7 +44072,7 @@ var init_files3 = __esm({
        */
       delete(fileID, params, options) {
         const { vector_store_id } = params;
-        return this._client.delete(path2`/vector_stores/${vector_store_id}/files/${fileID}`, {
+        return this._client.delete(path3`/vector_stores/${vector_store_id}/files/${fileID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -44114,7 +44148,7 @@ var init_files3 = __esm({
        */
       content(fileID, params, options) {
         const { vector_store_id } = params;
-        return this._client.getAPIList(path2`/vector_stores/${vector_store_id}/files/${fileID}/content`, Page, {
+        return this._client.getAPIList(path3`/vector_stores/${vector_store_id}/files/${fileID}/content`, Page, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -44157,7 +44191,7 @@ var init_vector_stores = __esm({
        * Retrieves a vector store.
        */
       retrieve(vectorStoreID, options) {
-        return this._client.get(path2`/vector_stores/${vectorStoreID}`, {
+        return this._client.get(path3`/vector_stores/${vectorStoreID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -44167,7 +44201,7 @@ var init_vector_stores = __esm({
        * Modifies a vector store.
        */
       update(vectorStoreID, body, options) {
-        return this._client.post(path2`/vector_stores/${vectorStoreID}`, {
+        return this._client.post(path3`/vector_stores/${vectorStoreID}`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -44189,7 +44223,7 @@ var init_vector_stores = __esm({
        * Delete a vector store.
        */
       delete(vectorStoreID, options) {
-        return this._client.delete(path2`/vector_stores/${vectorStoreID}`, {
+        return this._client.delete(path3`/vector_stores/${vectorStoreID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -44200,7 +44234,7 @@ var init_vector_stores = __esm({
        * filter.
        */
       search(vectorStoreID, body, options) {
-        return this._client.getAPIList(path2`/vector_stores/${vectorStoreID}/search`, Page, {
+        return this._client.getAPIList(path3`/vector_stores/${vectorStoreID}/search`, Page, {
           body,
           method: "post",
           ...options,
@@ -44234,7 +44268,7 @@ var init_videos = __esm({
        * Fetch the latest metadata for a generated video.
        */
       retrieve(videoID, options) {
-        return this._client.get(path2`/videos/${videoID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.get(path3`/videos/${videoID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * List recently generated videos for the current project.
@@ -44250,7 +44284,7 @@ var init_videos = __esm({
        * Permanently delete a completed or failed video and its stored assets.
        */
       delete(videoID, options) {
-        return this._client.delete(path2`/videos/${videoID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.delete(path3`/videos/${videoID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * Create a character from an uploaded video.
@@ -44264,7 +44298,7 @@ var init_videos = __esm({
        * Streams the rendered video content for the specified video job.
        */
       downloadContent(videoID, query = {}, options) {
-        return this._client.get(path2`/videos/${videoID}/content`, {
+        return this._client.get(path3`/videos/${videoID}/content`, {
           query,
           ...options,
           headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
@@ -44289,7 +44323,7 @@ var init_videos = __esm({
        * Fetch a character.
        */
       getCharacter(characterID, options) {
-        return this._client.get(path2`/videos/characters/${characterID}`, {
+        return this._client.get(path3`/videos/characters/${characterID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -44298,7 +44332,7 @@ var init_videos = __esm({
        * Create a remix of a completed video using a refreshed prompt.
        */
       remix(videoID, body, options) {
-        return this._client.post(path2`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+        return this._client.post(path3`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
       }
     };
   }
@@ -44746,9 +44780,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path23, query, defaultBaseURL) {
+      buildURL(path24, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path23) ? new URL(path23) : new URL(baseURL + (baseURL.endsWith("/") && path23.startsWith("/") ? path23.slice(1) : path23));
+        const url2 = isAbsoluteURL(path24) ? new URL(path24) : new URL(baseURL + (baseURL.endsWith("/") && path24.startsWith("/") ? path24.slice(1) : path24));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -44778,24 +44812,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path23, opts) {
-        return this.methodRequest("get", path23, opts);
+      get(path24, opts) {
+        return this.methodRequest("get", path24, opts);
       }
-      post(path23, opts) {
-        return this.methodRequest("post", path23, opts);
+      post(path24, opts) {
+        return this.methodRequest("post", path24, opts);
       }
-      patch(path23, opts) {
-        return this.methodRequest("patch", path23, opts);
+      patch(path24, opts) {
+        return this.methodRequest("patch", path24, opts);
       }
-      put(path23, opts) {
-        return this.methodRequest("put", path23, opts);
+      put(path24, opts) {
+        return this.methodRequest("put", path24, opts);
       }
-      delete(path23, opts) {
-        return this.methodRequest("delete", path23, opts);
+      delete(path24, opts) {
+        return this.methodRequest("delete", path24, opts);
       }
-      methodRequest(method, path23, opts) {
+      methodRequest(method, path24, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path23, ...opts2 };
+          return { method, path: path24, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -44920,8 +44954,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path23, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path23, ...opts2 })) : { method: "get", path: path23, ...opts });
+      getAPIList(path24, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path24, ...opts2 })) : { method: "get", path: path24, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -45015,8 +45049,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path23, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path23, query, defaultBaseURL);
+        const { method, path: path24, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path24, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -45195,7 +45229,7 @@ var init_openai = __esm({
 function estimateTokens(body, tokenLimit2) {
   return Math.ceil(JSON.stringify(body).length / 4) + tokenLimit2;
 }
-async function withDeadline(timeoutMs, callerSignal, run2) {
+async function withDeadline(timeoutMs, callerSignal, run3) {
   const controller2 = new AbortController();
   const forwardAbort = () => controller2.abort(callerSignal?.reason);
   if (callerSignal?.aborted) forwardAbort();
@@ -45206,7 +45240,7 @@ async function withDeadline(timeoutMs, callerSignal, run2) {
     controller2.abort();
   }, timeoutMs);
   try {
-    return await run2(controller2.signal);
+    return await run3(controller2.signal);
   } catch (error62) {
     if (timedOut && !callerSignal?.aborted) throw new APIConnectionTimeoutError();
     throw error62;
@@ -45598,32 +45632,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path23, depth, problems) {
-  if (depth > 10) problems.push(`${path23}: nested deeper than 10 levels`);
+function walk(node2, path24, depth, problems) {
+  if (depth > 10) problems.push(`${path24}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path23}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path24}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path23}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path24}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path23}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path24}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path23}: additionalProperties must be false`);
+      problems.push(`${path24}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path23}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path24}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path23}.${name3}`, depth + 1, problems);
+      walk(property, `${path24}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path23}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path24}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path23}|${index}`, depth, problems);
+    walk(option, `${path24}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -46083,7 +46117,7 @@ function createWireForwarder(options) {
     random: options.random ?? seededRandom(27262),
     limits: options.limits ?? ownLimits(config2, clock),
     state: options.capabilities ?? new CapabilityState({ config: config2, endpoint: baseUrl }),
-    post: (path23, body, signal) => endpoint2.client.post(path23, { body, signal }).withResponse(),
+    post: (path24, body, signal) => endpoint2.client.post(path24, { body, signal }).withResponse(),
     errorBody: (error62) => {
       const raw = endpoint2.errorBody(error62.headers);
       return raw === void 0 ? void 0 : redactSecret(raw, apiKey);
@@ -46229,10 +46263,10 @@ var init_gateway = __esm({
 });
 
 // src/llm/request-digest.ts
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash10 } from "node:crypto";
 function requestDigest(messages) {
   const canonical = JSON.stringify(messages.map((message) => [message.role, message.content]));
-  return createHash9("sha256").update(canonical).digest("hex").slice(0, 16);
+  return createHash10("sha256").update(canonical).digest("hex").slice(0, 16);
 }
 var init_request_digest = __esm({
   "src/llm/request-digest.ts"() {
@@ -46307,13 +46341,13 @@ var init_llm = __esm({
 });
 
 // src/eval/open-gateway.ts
-import path3 from "node:path";
+import path4 from "node:path";
 async function openGateway(input2) {
   const { loaded } = input2;
   if (loaded.config.harness.kind !== "command" || input2.upstreams.length === 0) return void 0;
   return startModelGateway({
     upstreams: input2.upstreams,
-    cacheDir: input2.callCache === false ? void 0 : path3.resolve(loaded.root, loaded.config.cacheDir, "gateway"),
+    cacheDir: input2.callCache === false ? void 0 : path4.resolve(loaded.root, loaded.config.cacheDir, "gateway"),
     redact: input2.redact
   });
 }
@@ -46361,7 +46395,7 @@ var init_sim_servers = __esm({
 });
 
 // src/eval/rollout-params.ts
-import { createHash as createHash10 } from "node:crypto";
+import { createHash as createHash11 } from "node:crypto";
 import { readFileSync as readFileSync2 } from "node:fs";
 import { join as join9 } from "node:path";
 function rolloutParams(model) {
@@ -46376,7 +46410,7 @@ function rolloutParams(model) {
 function endpointIdentity(model) {
   if (model.provider !== "sim") return "";
   const file2 = model.world && isWorldName(model.world) ? join9(worldsDir(), `${model.world}.yaml`) : model.world;
-  const world2 = file2 ? createHash10("sha256").update(readFileSync2(file2)).digest("hex") : "";
+  const world2 = file2 ? createHash11("sha256").update(readFileSync2(file2)).digest("hex") : "";
   return `sim:${world2.slice(0, 16)}:${model.quirks.join(",")}`;
 }
 function rolloutCacheDir(loaded) {
@@ -46568,7 +46602,7 @@ import { randomBytes as randomBytes2 } from "node:crypto";
 import fs, { closeSync, openSync, readSync } from "node:fs";
 import { mkdir as mkdir6, open as open2, readdir as readdir2 } from "node:fs/promises";
 import { join as join11 } from "node:path";
-import { promisify as promisify2 } from "node:util";
+import { promisify as promisify3 } from "node:util";
 function readAt(location) {
   const buffer = Buffer.alloc(location.length);
   let fd;
@@ -46778,8 +46812,8 @@ var init_rollout_segments = __esm({
         await this.closeWhenIdle();
       }
     };
-    openFile = promisify2(fs.open);
-    closeFile = promisify2(fs.close);
+    openFile = promisify3(fs.open);
+    closeFile = promisify3(fs.close);
     writev = (fd, buffers) => new Promise(
       (resolve15, reject) => fs.writev(fd, buffers, (error62, written) => error62 ? reject(error62) : resolve15(written))
     );
@@ -46787,7 +46821,7 @@ var init_rollout_segments = __esm({
 });
 
 // src/eval/rollout-cache.ts
-import { readdir as readdir3, readFile as readFile8 } from "node:fs/promises";
+import { readdir as readdir3, readFile as readFile9 } from "node:fs/promises";
 import { join as join12 } from "node:path";
 function parseRecord(text3, key) {
   try {
@@ -46856,7 +46890,7 @@ var init_rollout_cache = __esm({
         return this.legacy;
       }
       async legacyGet(key) {
-        const text3 = await readFile8(join12(this.dir, key.slice(0, 2), `${key}.json`), "utf8").catch(
+        const text3 = await readFile9(join12(this.dir, key.slice(0, 2), `${key}.json`), "utf8").catch(
           () => void 0
         );
         return text3 === void 0 ? void 0 : parseRecord(text3, key);
@@ -46919,8 +46953,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path23, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path23 });
+    config2.tools.lookup.files.forEach((path24, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path24 });
     });
   }
   return references;
@@ -46943,15 +46977,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path23) {
-  if (path23.includes("\\") || path23.includes("\0") || path23.startsWith("/") || /^[A-Za-z]:/.test(path23))
+function normaliseRelative(path24) {
+  if (path24.includes("\\") || path24.includes("\0") || path24.startsWith("/") || /^[A-Za-z]:/.test(path24))
     return null;
-  const segments = path23.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path24.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path23) {
-  const normalised = normaliseRelative(path23);
+function harnessFile(files, path24) {
+  const normalised = normaliseRelative(path24);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -47363,7 +47397,7 @@ function knowledgeOf(harness) {
   let index = knowledgeIndexes.get(harness);
   if (!index) {
     const files = (harness.config?.tools.lookup.files ?? []).map(
-      (path23) => harnessFile(harness.files, path23) ?? ""
+      (path24) => harnessFile(harness.files, path24) ?? ""
     );
     index = new KnowledgeIndex(files);
     knowledgeIndexes.set(harness, index);
@@ -48029,15 +48063,15 @@ import { lstatSync, readlinkSync } from "node:fs";
 function systemLayout() {
   if (cachedSystem) return cachedSystem;
   const system = [];
-  for (const path23 of systemFolders) {
-    const stat8 = lstatSync(path23, { throwIfNoEntry: false });
-    if (stat8?.isSymbolicLink()) system.push({ path: path23, linkTo: readlinkSync(path23) });
-    else if (stat8?.isDirectory()) system.push({ path: path23 });
+  for (const path24 of systemFolders) {
+    const stat8 = lstatSync(path24, { throwIfNoEntry: false });
+    if (stat8?.isSymbolicLink()) system.push({ path: path24, linkTo: readlinkSync(path24) });
+    else if (stat8?.isDirectory()) system.push({ path: path24 });
   }
   const masked = [];
-  for (const path23 of maskedEtc) {
-    const stat8 = lstatSync(path23, { throwIfNoEntry: false });
-    if (stat8 && !stat8.isSymbolicLink()) masked.push({ path: path23, folder: stat8.isDirectory() });
+  for (const path24 of maskedEtc) {
+    const stat8 = lstatSync(path24, { throwIfNoEntry: false });
+    if (stat8 && !stat8.isSymbolicLink()) masked.push({ path: path24, folder: stat8.isDirectory() });
   }
   cachedSystem = { system, masked };
   return cachedSystem;
@@ -48051,7 +48085,7 @@ function filesystemArgs(layout) {
   for (const mask of layout.masked)
     args.push(...mask.folder ? ["--tmpfs", mask.path] : ["--ro-bind", "/dev/null", mask.path]);
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", insideHome);
-  for (const path23 of layout.readOnly) args.push("--ro-bind-try", path23, path23);
+  for (const path24 of layout.readOnly) args.push("--ro-bind-try", path24, path24);
   return args;
 }
 function bwrapArgs(command) {
@@ -48166,14 +48200,14 @@ async function runRollout2(input2) {
         path: env.PATH,
         network: route.relay
       }) : input2.argv;
-      const run2 = {
+      const run3 = {
         command: spawned,
         cwd: folder,
         stdin: input2.stdin,
         env,
         timeoutMs: options.timeoutMs
       };
-      result = startFailure(await runProcess({ ...run2, signal: input2.signal }), sandboxed);
+      result = startFailure(await runProcess({ ...run3, signal: input2.signal }), sandboxed);
     } finally {
       await route.close();
     }
@@ -48319,8 +48353,8 @@ var init_guard_error = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path23) {
-  return globToRegExp(pattern).test(path23);
+function matchGlob(pattern, path24) {
+  return globToRegExp(pattern).test(path24);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -48359,10 +48393,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path23, existing = []) {
-  const bytes = Buffer.byteLength(path23);
+function portablePathProblem(path24, existing = []) {
+  const bytes = Buffer.byteLength(path24);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path23.split("/");
+  const segments = path24.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -48374,19 +48408,19 @@ function portablePathProblem(path23, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded2 = path23.toLowerCase();
-  const twin = existing.find((other) => other !== path23 && other.toLowerCase() === folded2);
+  const folded2 = path24.toLowerCase();
+  const twin = existing.find((other) => other !== path24 && other.toLowerCase() === folded2);
   if (twin) return `it differs from the existing '${twin}' only in case`;
-  return fileFolderClash(path23, existing);
+  return fileFolderClash(path24, existing);
 }
-function fileFolderClash(path23, existing) {
-  const folded2 = path23.toLowerCase();
+function fileFolderClash(path24, existing) {
+  const folded2 = path24.toLowerCase();
   const files = new Set(existing.map((other) => other.toLowerCase()));
   const segments = folded2.split("/");
   for (let count6 = 1; count6 < segments.length; count6 += 1) {
     const folder = segments.slice(0, count6).join("/");
     if (files.has(folder))
-      return `it would need '${path23.split("/").slice(0, count6).join("/")}' to be a folder, but that is a file of the harness`;
+      return `it would need '${path24.split("/").slice(0, count6).join("/")}' to be a folder, but that is a file of the harness`;
   }
   const inside2 = existing.find((other) => other.toLowerCase().startsWith(`${folded2}/`));
   if (inside2) return `it is a folder of the harness (it holds '${inside2}'), not a file`;
@@ -48412,21 +48446,21 @@ function checkEditPath(input2) {
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path23 } = input2;
-  if (path23.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path23.includes("\\")) return { ok: false, reason: `path '${path23}' contains a backslash` };
-  if (isAbsolute3(path23) || /^[A-Za-z]:/.test(path23))
-    return { ok: false, reason: `path '${path23}' is absolute` };
-  if (path23.split("/").includes(".."))
-    return { ok: false, reason: `path '${path23}' contains a '..' segment` };
-  const normalised = normaliseRelative(path23);
+  const { path: path24 } = input2;
+  if (path24.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path24.includes("\\")) return { ok: false, reason: `path '${path24}' contains a backslash` };
+  if (isAbsolute3(path24) || /^[A-Za-z]:/.test(path24))
+    return { ok: false, reason: `path '${path24}' is absolute` };
+  if (path24.split("/").includes(".."))
+    return { ok: false, reason: `path '${path24}' contains a '..' segment` };
+  const normalised = normaliseRelative(path24);
   if (normalised === null)
-    return { ok: false, reason: `path '${path23}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path24}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path23}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path24}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -48448,7 +48482,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve6(protectedPath), realTarget(resolve6(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path24) => isInside(candidate, path24) || isInside(candidate.toLowerCase(), path24.toLowerCase())
+      (path25) => isInside(candidate, path25) || isInside(candidate.toLowerCase(), path25.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -48459,12 +48493,12 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path23) {
-  return path23.length <= 80 ? path23 : `${path23.slice(0, 60)}\u2026${path23.slice(-16)}`;
+function shorten(path24) {
+  return path24.length <= 80 ? path24 : `${path24.slice(0, 60)}\u2026${path24.slice(-16)}`;
 }
-function escapingSymlink(dir, path23) {
+function escapingSymlink(dir, path24) {
   const realDir = realTarget(resolve6(dir));
-  const segments = path23.split("/");
+  const segments = path24.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
     const partial2 = join14(dir, ...segments.slice(0, index));
     let isLink = false;
@@ -48485,8 +48519,8 @@ function escapingSymlink(dir, path23) {
   }
   return null;
 }
-function clashOnDisk(dir, path23) {
-  const segments = path23.split("/");
+function clashOnDisk(dir, path24) {
+  const segments = path24.split("/");
   for (let count6 = 1; count6 <= segments.length; count6 += 1) {
     const partial2 = segments.slice(0, count6).join("/");
     let found;
@@ -48527,22 +48561,22 @@ var init_path_guard = __esm({
 
 // src/harness/write-harness.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { lstat, mkdir as mkdir8, readFile as readFile9, realpath as realpath3, rename as rename7, rm as rm3, writeFile as writeFile7 } from "node:fs/promises";
+import { lstat as lstat2, mkdir as mkdir8, readFile as readFile10, realpath as realpath3, rename as rename7, rm as rm3, writeFile as writeFile7 } from "node:fs/promises";
 import { dirname as dirname6, join as join15, resolve as resolve7 } from "node:path";
 async function writeHarness(harness, dir) {
   const root = resolve7(dir);
   await mkdir8(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path23, content] of Object.entries(harness.files).sort(
+  for (const [path24, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path23);
-    if (normalised === null || normalised !== path23)
-      throw new GuardError("path", `refusing to write '${path23}': not a plain relative path`);
+    const normalised = normaliseRelative(path24);
+    if (normalised === null || normalised !== path24)
+      throw new GuardError("path", `refusing to write '${path24}': not a plain relative path`);
     const target = join15(root, normalised);
     await assertInside(realRoot, target);
-    const existing = await readFile9(target, "utf8").catch(() => void 0);
+    const existing = await readFile10(target, "utf8").catch(() => void 0);
     if (existing !== content) planned.push({ target, content });
   }
   for (const { target, content } of planned) {
@@ -48561,7 +48595,7 @@ async function writeHarness(harness, dir) {
 async function assertInside(realRoot, target) {
   let probe = target;
   for (; ; ) {
-    const stats = await lstat(probe).catch(() => void 0);
+    const stats = await lstat2(probe).catch(() => void 0);
     if (stats) break;
     const parent = dirname6(probe);
     if (parent === probe) break;
@@ -48642,10 +48676,10 @@ async function materialise(harness, root) {
   return target;
 }
 async function copyModes(harness, folder) {
-  for (const path23 of Object.keys(harness.files)) {
-    const source = await stat4(join16(harness.dir, path23)).catch(() => void 0);
+  for (const path24 of Object.keys(harness.files)) {
+    const source = await stat4(join16(harness.dir, path24)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod2(join16(folder, path23), source.mode & 511);
+      await chmod2(join16(folder, path24), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
@@ -48681,8 +48715,8 @@ function isAlive(pid) {
     return error62.code === "EPERM";
   }
 }
-async function isFolder(path23) {
-  return (await stat4(path23).catch(() => void 0))?.isDirectory() ?? false;
+async function isFolder(path24) {
+  return (await stat4(path24).catch(() => void 0))?.isDirectory() ?? false;
 }
 var linkedFolders;
 var init_workspace = __esm({
@@ -48694,7 +48728,7 @@ var init_workspace = __esm({
 });
 
 // src/agent/create-agent-adapter.ts
-import path4 from "node:path";
+import path5 from "node:path";
 function createAgentAdapter(loaded, options) {
   const { harness, model, probe } = loaded.config;
   const keyOf = new Map([
@@ -48709,7 +48743,7 @@ function createAgentAdapter(loaded, options) {
     return commandAgent({
       timeoutMs: harness.timeoutMs,
       projectRoot: loaded.root,
-      harnessHome: path4.resolve(loaded.root, harness.dir),
+      harnessHome: path5.resolve(loaded.root, harness.dir),
       workspace: options.workspace,
       price: (name3) => prices.get(name3),
       sandbox: options.sandbox.sandbox,
@@ -48724,7 +48758,7 @@ function createAgentAdapter(loaded, options) {
 }
 function runWorkspace(loaded) {
   return openHarnessWorkspace({
-    parent: path4.resolve(loaded.root, loaded.config.cacheDir, "harnesses")
+    parent: path5.resolve(loaded.root, loaded.config.cacheDir, "harnesses")
   });
 }
 function withoutKeys(names2, loaded) {
@@ -48772,7 +48806,7 @@ var init_sandbox_error = __esm({
 
 // src/agent/sandbox/sandbox-mounts.ts
 import { constants } from "node:fs";
-import { access, lstat as lstat2, open as open3, readlink, realpath as realpath4 } from "node:fs/promises";
+import { access, lstat as lstat3, open as open3, readlink as readlink2, realpath as realpath4 } from "node:fs/promises";
 import { homedir, tmpdir as tmpdir3 } from "node:os";
 import { basename, delimiter, dirname as dirname7, isAbsolute as isAbsolute4, join as join17, relative as relative4, resolve as resolve8, sep as sep4 } from "node:path";
 function exposureOf(input2) {
@@ -48787,20 +48821,20 @@ function exposureOf(input2) {
     "GITHUB_STATE"
   ].flatMap((name3) => env[name3] ? [env[name3]] : []);
   return {
-    neverContain: [input2.root, ...input2.taskFiles, process.cwd(), homedir(), tmpdir3(), ...runner].filter(Boolean).map((path23) => resolve8(path23))
+    neverContain: [input2.root, ...input2.taskFiles, process.cwd(), homedir(), tmpdir3(), ...runner].filter(Boolean).map((path24) => resolve8(path24))
   };
 }
-function exposureProblem(path23, exposure) {
-  if (path23.split(sep4).includes(".git")) return "it is a .git folder or inside one";
-  if (path23 === "/") return "it is the whole filesystem";
-  const held2 = exposure.neverContain.find((secret) => isWithin(secret, path23));
+function exposureProblem(path24, exposure) {
+  if (path24.split(sep4).includes(".git")) return "it is a .git folder or inside one";
+  if (path24 === "/") return "it is the whole filesystem";
+  const held2 = exposure.neverContain.find((secret) => isWithin(secret, path24));
   if (held2) return `it holds ${held2}, which the agent must not read`;
   return void 0;
 }
-async function onPath(name3, path23) {
-  for (const folder of (path23 ?? "").split(delimiter).filter(isAbsolute4)) {
+async function onPath(name3, path24) {
+  for (const folder of (path24 ?? "").split(delimiter).filter(isAbsolute4)) {
     const candidate = join17(folder, name3);
-    const stat8 = await lstat2(candidate).catch(() => void 0);
+    const stat8 = await lstat3(candidate).catch(() => void 0);
     if (!stat8 || stat8.isDirectory()) continue;
     if (await access(candidate, constants.X_OK).then(
       () => true,
@@ -48827,12 +48861,12 @@ async function shebangOf(file2) {
 async function programMounts(file2, exposure) {
   const real = await realpath4(file2).catch(() => file2);
   const mounts = [];
-  for (const path23 of /* @__PURE__ */ new Set([file2, real])) {
-    if (isSystem(path23)) continue;
-    const folder = basename(dirname7(path23));
-    const prefix = folder === "bin" || folder === "shims" ? dirname7(dirname7(path23)) : path23;
+  for (const path24 of /* @__PURE__ */ new Set([file2, real])) {
+    if (isSystem(path24)) continue;
+    const folder = basename(dirname7(path24));
+    const prefix = folder === "bin" || folder === "shims" ? dirname7(dirname7(path24)) : path24;
     if (!exposureProblem(prefix, exposure)) mounts.push(prefix);
-    else if (!exposureProblem(path23, exposure)) mounts.push(path23);
+    else if (!exposureProblem(path24, exposure)) mounts.push(path24);
   }
   return mounts;
 }
@@ -48849,17 +48883,17 @@ async function commandMounts(input2) {
   for (const file2 of input2.extra ?? []) mounts.push(...await programMounts(file2, input2.exposure));
   return [...new Set(mounts)];
 }
-async function linkedTarget(path23) {
-  const stat8 = await lstat2(path23).catch(() => void 0);
+async function linkedTarget(path24) {
+  const stat8 = await lstat3(path24).catch(() => void 0);
   if (!stat8?.isSymbolicLink()) return void 0;
-  return resolve8(dirname7(path23), await readlink(path23));
+  return resolve8(dirname7(path24), await readlink2(path24));
 }
 var isWithin, systemPrefixes, isSystem;
 var init_sandbox_mounts = __esm({
   "src/agent/sandbox/sandbox-mounts.ts"() {
     "use strict";
-    isWithin = (path23, folder) => {
-      const inside2 = relative4(folder, path23);
+    isWithin = (path24, folder) => {
+      const inside2 = relative4(folder, path24);
       return inside2 === "" || !inside2.startsWith("..") && !isAbsolute4(inside2);
     };
     systemPrefixes = [
@@ -48872,7 +48906,7 @@ var init_sandbox_mounts = __esm({
       "/libx32/",
       "/etc/"
     ];
-    isSystem = (path23) => systemPrefixes.some((prefix) => path23.startsWith(prefix));
+    isSystem = (path24) => systemPrefixes.some((prefix) => path24.startsWith(prefix));
   }
 });
 
@@ -48880,8 +48914,8 @@ var init_sandbox_mounts = __esm({
 import { resolve as resolve9, sep as sep5 } from "node:path";
 function declaredReads(input2) {
   return input2.read.map((entry) => {
-    const path23 = resolve9(input2.root, entry);
-    const problem = exposureProblem(path23, input2.exposure);
+    const path24 = resolve9(input2.root, entry);
+    const problem = exposureProblem(path24, input2.exposure);
     if (problem)
       throw new InputError(
         input2.configFile,
@@ -48890,24 +48924,24 @@ function declaredReads(input2) {
           field: "harness.sandbox.read"
         }
       );
-    return path23;
+    return path24;
   });
 }
 function ordered(paths) {
   const system = systemLayout().system.map((mount) => mount.path);
-  const shown = (path23) => system.some((folder) => path23 === folder || path23.startsWith(folder + sep5));
-  return [...new Set(paths)].filter((path23) => !shown(path23)).sort((a, b) => a.length - b.length);
+  const shown = (path24) => system.some((folder) => path24 === folder || path24.startsWith(folder + sep5));
+  return [...new Set(paths)].filter((path24) => !shown(path24)).sort((a, b) => a.length - b.length);
 }
 function bubblewrapSandbox(options) {
   const node2 = options.node ?? process.execPath;
   return {
     engine: "bubblewrap",
-    async wrap({ argv, cwd, path: path23, network }) {
+    async wrap({ argv, cwd, path: path24, network }) {
       const linked = await linkedTarget(resolve9(cwd, "node_modules"));
       const programs = await commandMounts({
         argv0: argv[0],
         cwd,
-        path: path23,
+        path: path24,
         exposure: options.exposure,
         extra: network ? [node2] : []
       });
@@ -48934,7 +48968,7 @@ var init_agent_sandbox = __esm({
 
 // src/agent/sandbox/sandbox-probe.ts
 import { spawn as spawn2 } from "node:child_process";
-import { readFile as readFile10 } from "node:fs/promises";
+import { readFile as readFile11 } from "node:fs/promises";
 function bwrapCommand(env = process.env) {
   return env.ECDYSIS_BWRAP || "bwrap";
 }
@@ -48968,7 +49002,7 @@ async function runProbe(bwrap) {
   };
 }
 async function namespaceFix() {
-  const restricted = await readFile10(
+  const restricted = await readFile11(
     "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
     "utf8"
   ).then((text3) => text3.trim() === "1").catch(() => false);
@@ -49441,7 +49475,7 @@ function buildRules(guard) {
     grams: sortedGrams(inputs),
     inputs: indexInputs(inputs, { dropShared: true }),
     answersOf: smallAnswersOf(tasks, answers),
-    baseline: guard.seedFiles ? new Map(Object.entries(guard.seedFiles).map(([path23, text3]) => [path23, lineKeysOf(text3)])) : void 0,
+    baseline: guard.seedFiles ? new Map(Object.entries(guard.seedFiles).map(([path24, text3]) => [path24, lineKeysOf(text3)])) : void 0,
     secrets: new SecretRedactor(guard.secretValues ?? []),
     scans: /* @__PURE__ */ new Map()
   };
@@ -49540,7 +49574,7 @@ function pathsOf(harness) {
 }
 function scans(rules, harness) {
   return pathsOf(harness).map(
-    (path23) => scanFile(rules, typeof harness === "string" ? harness : harness[path23] ?? "")
+    (path24) => scanFile(rules, typeof harness === "string" ? harness : harness[path24] ?? "")
   );
 }
 function linesByFile(harness, list2) {
@@ -49600,9 +49634,9 @@ ${strings.join("\n")}`;
 }
 function guardedFiles(harness) {
   const result = {};
-  for (const [path23, text3] of Object.entries(harness.files)) {
-    const isConfig = path23 === "harness.yaml" && harness.kind === "builtin";
-    result[path23] = guardedText(text3, isConfig ? harness.config : void 0);
+  for (const [path24, text3] of Object.entries(harness.files)) {
+    const isConfig = path24 === "harness.yaml" && harness.kind === "builtin";
+    result[path24] = guardedText(text3, isConfig ? harness.config : void 0);
   }
   return result;
 }
@@ -49662,8 +49696,8 @@ function coerce(leaf, value) {
     return Number(trimmed);
   return value;
 }
-function typedSetting(path23, value) {
-  const leaf = schemaAt(path23.split("."));
+function typedSetting(path24, value) {
+  const leaf = schemaAt(path24.split("."));
   if (!leaf) return false;
   const coerced = coerce(leaf, value);
   if (leaf instanceof external_exports.ZodBoolean) return typeof coerced === "boolean";
@@ -49761,13 +49795,13 @@ var init_edit_operations = __esm({
 });
 
 // src/harness/hash.ts
-import { createHash as createHash11 } from "node:crypto";
+import { createHash as createHash12 } from "node:crypto";
 function harnessHash(parts) {
-  const hash2 = createHash11("sha256");
+  const hash2 = createHash12("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path23 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path23];
-    hash2.update(`${path23}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path24 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path24];
+    hash2.update(`${path24}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -49851,15 +49885,15 @@ function locateEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path23 = checkEditPath({
+  const path24 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path23.ok) return { ok: false, guard: "path", reason: path23.reason };
-  return { edit, file: path23.path };
+  if (!path24.ok) return { ok: false, guard: "path", reason: path24.reason };
+  return { edit, file: path24.path };
 }
 function checkContent(input2) {
   const { harness, state, file: file2, text: text3, config: config2 } = input2;
@@ -50051,11 +50085,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path23 of paths) {
-    const filePatch = unifiedDiff({ path: path23, before: before.files[path23], after: after.files[path23] });
+  for (const path24 of paths) {
+    const filePatch = unifiedDiff({ path: path24, before: before.files[path24], after: after.files[path24] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path23, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path24, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -50113,7 +50147,7 @@ var init_guard_context = __esm({
 });
 
 // src/harness/load-harness.ts
-import { readdir as readdir5, readFile as readFile11, stat as stat5 } from "node:fs/promises";
+import { readdir as readdir5, readFile as readFile12, stat as stat5 } from "node:fs/promises";
 import { join as join18, relative as relative5, resolve as resolve10, sep as sep6 } from "node:path";
 async function loadHarness(options) {
   const dir = resolve10(options.dir);
@@ -50150,16 +50184,16 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path23 of paths) {
-    const absolute = join18(dir, path23);
-    const buffer = await readFile11(absolute);
+  for (const path24 of paths) {
+    const absolute = join18(dir, path24);
+    const buffer = await readFile12(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
         absolute,
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path23] = decodeText(absolute, buffer);
+    files[path24] = decodeText(absolute, buffer);
   }
   return files;
 }
@@ -50675,7 +50709,7 @@ var init_create_scorer = __esm({
 });
 
 // src/eval/shard-tasks.ts
-import { createHash as createHash12 } from "node:crypto";
+import { createHash as createHash13 } from "node:crypto";
 function shardTasks(tasks, shard) {
   if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index)) {
     throw new InputError("--shard", `invalid shard ${shard.index}/${shard.count}`);
@@ -50686,7 +50720,7 @@ function shardTasks(tasks, shard) {
   return tasks.filter((task) => shardOf(task.id, shard.count) === shard.index);
 }
 function shardOf(taskId, count6) {
-  const digest = createHash12("sha256").update(taskId).digest();
+  const digest = createHash13("sha256").update(taskId).digest();
   return digest.readUInt32BE(0) % count6;
 }
 function parseShard(text3) {
@@ -51681,10 +51715,10 @@ var init_meter = __esm({
 });
 
 // src/evolve/evaluation-setup.ts
-import path5 from "node:path";
+import path6 from "node:path";
 function wrapModels(options) {
   const { models, loaded, budget, onCall } = options;
-  const dir = path5.resolve(loaded.root, loaded.config.cacheDir, "calls");
+  const dir = path6.resolve(loaded.root, loaded.config.cacheDir, "calls");
   const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
     agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
@@ -51770,7 +51804,7 @@ function runEvaluations(options) {
   const shared = {
     loaded,
     models,
-    cache: new RolloutCache(path5.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    cache: new RolloutCache(path6.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
     scorer: scorerForTasks(loaded.config.tasks.scorer, {
       root: loaded.root,
       judge: models.judge ?? models.refiner,
@@ -51951,11 +51985,11 @@ var init_agent_unusable_error = __esm({
 });
 
 // src/evolve/gate-crashes.ts
-function crashed(run2, who) {
-  const total = run2.result.cost.rollouts + run2.result.cost.cachedRollouts;
-  const crash = crashedAgentReason(run2.records, total, who);
-  if (crash || run2.records.length !== total) return crash;
-  const silent = silentAgentReason(run2.records);
+function crashed(run3, who) {
+  const total = run3.result.cost.rollouts + run3.result.cost.cachedRollouts;
+  const crash = crashedAgentReason(run3.records, total, who);
+  if (crash || run3.records.length !== total) return crash;
+  const silent = silentAgentReason(run3.records);
   return silent && who !== "the agent" ? `${who}: ${silent}` : silent;
 }
 function judgeCrashes(compared, base, head) {
@@ -52382,7 +52416,7 @@ var init_gate_result = __esm({
 
 // src/evolve/gate.ts
 import { mkdir as mkdir10, writeFile as writeFile8 } from "node:fs/promises";
-import path6 from "node:path";
+import path7 from "node:path";
 async function runGate(options) {
   const { loaded } = options;
   const config2 = loaded.config;
@@ -52429,7 +52463,7 @@ async function runGate(options) {
       command ? { ...compared, sandbox: sandboxes.head.status, reaches } : compared
     );
     await mkdir10(options.outDir, { recursive: true });
-    await writeFile8(path6.join(options.outDir, "gate.json"), redactor.text(jsonText(result)));
+    await writeFile8(path7.join(options.outDir, "gate.json"), redactor.text(jsonText(result)));
     return result;
   } finally {
     await workspace.close();
@@ -52455,7 +52489,7 @@ async function gateSandboxes(options, headRoot) {
 async function loadSides(options) {
   const { config: config2 } = options.loaded;
   const load2 = (dir) => loadHarness({
-    dir: path6.resolve(dir),
+    dir: path7.resolve(dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -52486,20 +52520,20 @@ var init_gate = __esm({
 });
 
 // src/evolve/guard.ts
-import path7 from "node:path";
+import path8 from "node:path";
 function buildGuardContext(options) {
   const { loaded, train, heldout } = options;
   const { config: config2, root } = loaded;
   const protectedPaths = [
     loaded.path,
-    path7.resolve(root, config2.tasks.train),
-    path7.resolve(root, config2.tasks.heldout)
+    path8.resolve(root, config2.tasks.train),
+    path8.resolve(root, config2.tasks.heldout)
   ];
   const scorers = [config2.tasks.scorer, ...[...train, ...heldout].map((task) => task.scorer)];
   for (const scorer of scorers) {
     if (scorer?.kind !== "command") continue;
     for (const word2 of scorer.command.split(/\s+/))
-      if (/[./]/.test(word2)) protectedPaths.push(path7.resolve(root, word2));
+      if (/[./]/.test(word2)) protectedPaths.push(path8.resolve(root, word2));
   }
   const all2 = [...train, ...heldout];
   return {
@@ -52697,9 +52731,9 @@ function fitEvidence(value, maxChars, options = {}) {
   }
   return shrunk;
 }
-function withoutPath(value, path23) {
+function withoutPath(value, path24) {
   if (!value || typeof value !== "object" || Array.isArray(value)) return value;
-  const [key, ...rest] = path23.split(".");
+  const [key, ...rest] = path24.split(".");
   const record3 = value;
   if (!(key in record3)) return value;
   if (rest.length === 0)
@@ -52951,9 +52985,9 @@ var init_failure_notes2 = __esm({
 });
 
 // src/diagnose/failure-pattern.ts
-import { createHash as createHash13 } from "node:crypto";
+import { createHash as createHash14 } from "node:crypto";
 function patternId(memberKeys) {
-  const digest = createHash13("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
+  const digest = createHash14("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
   return `p-${digest.slice(0, 12)}`;
 }
 var patternExampleSchema, classificationReasonSchema, failurePatternSchema;
@@ -53425,10 +53459,10 @@ function tasksThatPass(taskIds, reruns, excludeKeys) {
   let tried = 0;
   let passed2 = 0;
   for (const taskId of taskIds) {
-    const runs = reruns.filter((run2) => run2.taskId === taskId && !excludeKeys.has(run2.key));
+    const runs = reruns.filter((run3) => run3.taskId === taskId && !excludeKeys.has(run3.key));
     if (runs.length === 0) continue;
     tried += 1;
-    if (runs.filter((run2) => run2.verdict.pass).length * 2 > runs.length) passed2 += 1;
+    if (runs.filter((run3) => run3.verdict.pass).length * 2 > runs.length) passed2 += 1;
   }
   return { tried, passed: passed2 };
 }
@@ -53536,7 +53570,7 @@ async function resampleOpen(open5, context) {
 async function secondWave(open5, first, context) {
   const { options, records, memberKeys } = context;
   if (!options.resampleMore) return [];
-  const rerun = new Set(first.map((run2) => run2.taskId));
+  const rerun = new Set(first.map((run3) => run3.taskId));
   const pending = open5.flatMap((entry) => {
     const unrun = representatives(entry.pattern, records).filter(
       (record3) => !rerun.has(record3.taskId)
@@ -53717,7 +53751,7 @@ function startResample(options) {
     settled: settled2,
     resample: async (records) => {
       const ids = new Set(records.map((record3) => record3.taskId));
-      return (await early).filter((run2) => ids.has(run2.taskId));
+      return (await early).filter((run3) => ids.has(run3.taskId));
     },
     resampleMore: async (records, k) => {
       const asked = new Set(records.map((record3) => record3.taskId));
@@ -54620,18 +54654,18 @@ var init_result_schema = __esm({
 
 // src/evolve/phase-files.ts
 import { randomBytes as randomBytes5 } from "node:crypto";
-import { mkdir as mkdir11, readdir as readdir6, readFile as readFile12, rename as rename9, writeFile as writeFile9 } from "node:fs/promises";
-import path8 from "node:path";
+import { mkdir as mkdir11, readdir as readdir6, readFile as readFile13, rename as rename9, writeFile as writeFile9 } from "node:fs/promises";
+import path9 from "node:path";
 async function writeSearchHandoff(outDir, handoff2) {
-  const file2 = path8.join(outDir, searchHandoffFile);
+  const file2 = path9.join(outDir, searchHandoffFile);
   const temporary = `${file2}.${process.pid}.tmp`;
   await writeFile9(temporary, `${JSON.stringify(handoff2, null, 2)}
 `);
   await rename9(temporary, file2);
 }
 async function readSearchHandoff(outDir) {
-  const file2 = path8.join(outDir, searchHandoffFile);
-  const text3 = await readFile12(file2, "utf8").catch(() => void 0);
+  const file2 = path9.join(outDir, searchHandoffFile);
+  const text3 = await readFile13(file2, "utf8").catch(() => void 0);
   if (text3 === void 0)
     throw new InputError(
       file2,
@@ -54651,18 +54685,18 @@ async function readSearchHandoff(outDir) {
   });
 }
 function spendFolder(cacheDir) {
-  return path8.join(cacheDir, "measured");
+  return path9.join(cacheDir, "measured");
 }
 async function writeShardSpend(options) {
   const folder = spendFolder(options.cacheDir);
   await mkdir11(folder, { recursive: true });
   const { index, count: count6 } = options.shard;
   const name3 = `${options.runKey.slice(0, 16)}-${index + 1}-of-${count6}-${randomBytes5(4).toString("hex")}.json`;
-  const temporary = path8.join(folder, `.${name3}.tmp`);
+  const temporary = path9.join(folder, `.${name3}.tmp`);
   const record3 = { runKey: options.runKey, shard: options.shard, spend: options.spend };
   await writeFile9(temporary, `${JSON.stringify(record3)}
 `);
-  await rename9(temporary, path8.join(folder, name3));
+  await rename9(temporary, path9.join(folder, name3));
 }
 async function readShardSpend(options) {
   const folder = spendFolder(options.cacheDir);
@@ -54671,7 +54705,7 @@ async function readShardSpend(options) {
   const shards = [];
   for (const name3 of names2.filter((each) => each.endsWith(".json")).sort()) {
     if (!name3.startsWith(options.runKey.slice(0, 16))) continue;
-    const record3 = parseShardSpend(await readFile12(path8.join(folder, name3), "utf8").catch(() => ""));
+    const record3 = parseShardSpend(await readFile13(path9.join(folder, name3), "utf8").catch(() => ""));
     if (!record3 || record3.runKey !== options.runKey) continue;
     spend2 = addSpend(spend2, { ...record3.spend, wallMs: 0 });
     shards.push(`${record3.shard.index + 1}/${record3.shard.count}`);
@@ -54717,12 +54751,12 @@ var init_phase_files = __esm({
 });
 
 // src/evolve/run-inputs.ts
-import path9 from "node:path";
+import path10 from "node:path";
 async function loadInputs(loaded, options) {
   const { limit: limit2 } = options;
   const { config: config2 } = loaded;
   const seed2 = await loadHarness({
-    dir: path9.resolve(loaded.root, config2.harness.dir),
+    dir: path10.resolve(loaded.root, config2.harness.dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -54744,9 +54778,9 @@ var init_run_inputs = __esm({
 });
 
 // src/evolve/run-key.ts
-import { createHash as createHash14 } from "node:crypto";
-import { readFile as readFile13 } from "node:fs/promises";
-import path10 from "node:path";
+import { createHash as createHash15 } from "node:crypto";
+import { readFile as readFile14 } from "node:fs/promises";
+import path11 from "node:path";
 async function runKeyParts(input2) {
   const { loaded } = input2;
   const { config: config2 } = loaded;
@@ -54790,15 +54824,15 @@ async function scorerHash(loaded) {
   const files = {};
   if (spec.kind === "command") {
     for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
-      const file2 = path10.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
-      const content = await readFile13(file2).catch(() => void 0);
-      if (content) files[word2] = createHash14("sha256").update(content).digest("hex");
+      const file2 = path11.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
+      const content = await readFile14(file2).catch(() => void 0);
+      if (content) files[word2] = createHash15("sha256").update(content).digest("hex");
     }
   }
   return sha256(canonicalJson({ spec, files }));
 }
 function sha256(text3) {
-  return createHash14("sha256").update(text3).digest("hex");
+  return createHash15("sha256").update(text3).digest("hex");
 }
 var runKeyPartsSchema, partNames, shownAsValue;
 var init_run_key = __esm({
@@ -55173,8 +55207,8 @@ async function proposeEcdysis(options) {
   const evolve = context.config.evolve.ecdysis;
   const harness = state.harness;
   const seen = await observeBatch(options);
-  const { tasks, run: run2 } = seen.batch;
-  if (failingRecords(run2.result, run2.records).length === 0)
+  const { tasks, run: run3 } = seen.batch;
+  if (failingRecords(run3.result, run3.records).length === 0)
     return stopOrObserveMore(options, seen, {
       kind: "stop",
       seen,
@@ -55197,12 +55231,12 @@ async function proposeEcdysis(options) {
       context,
       index: scope.index,
       batch: tasks,
-      records: run2.records,
+      records: run3.records,
       harness
     }),
     followedBy: { stage: scope.key("refine"), request: refine3, select }
   });
-  seen.traces = patternTraces(seen.diagnosis.patterns, run2.records);
+  seen.traces = patternTraces(seen.diagnosis.patterns, run3.records);
   const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
   const patterns2 = select(seen.diagnosis.patterns);
   if (patterns2.length === 0) {
@@ -55256,13 +55290,13 @@ async function observeBatch(options) {
     category: (task) => task.category,
     rng: scope.rng("batch")
   });
-  const run2 = await options.steps.evaluate({
+  const run3 = await options.steps.evaluate({
     stage: scope.key("batch"),
     tasks,
     harness: state.harness,
     label: `iteration ${index}: batch`
   });
-  return { index, parent: state.harness, batch: { tasks, run: run2 }, traces: [] };
+  return { index, parent: state.harness, batch: { tasks, run: run3 }, traces: [] };
 }
 function guarded(options) {
   const { context, state, seen, refinement } = options;
@@ -55467,7 +55501,7 @@ async function tryAlone(options) {
     const reason = helpsAlone(none).reason;
     return { edits: change2.edits, patterns: patterns2, ...none, kept: false, reason, unrun: unparsable };
   }
-  const run2 = await scope.stage(
+  const run3 = await scope.stage(
     `ablate-${position + 1}`,
     () => context.evaluate({
       tasks,
@@ -55476,7 +55510,7 @@ async function tryAlone(options) {
     }),
     stageSchemas.evaluation
   );
-  const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
+  const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run3.result));
   const counts2 = { fixed: comparison.fixed.length, broken: comparison.broken.length };
   const judged = helpsAlone(counts2);
   return { edits: change2.edits, patterns: patterns2, ...counts2, kept: judged.accepted, reason: judged.reason };
@@ -55538,7 +55572,7 @@ async function creditPerEdit(options) {
   const leftOut2 = await Promise.all(
     checked.map((change2, index) => leaveOut(validation, kept, change2, index + 1))
   );
-  const notIts = leftOut2.map((run2) => run2.notIts);
+  const notIts = leftOut2.map((run3) => run3.notIts);
   const uncredited = new Map(checked.map((change2, index) => [change2, notIts[index]]));
   const outcomes3 = checked.map((change2, index) => creditOutcome(change2, leftOut2[index]));
   const attributions = options.attributions.map((change2) => {
@@ -55546,7 +55580,7 @@ async function creditPerEdit(options) {
     return notIts2 ? { ...change2, fixed: change2.fixed.filter((id) => !notIts2.has(id)) } : change2;
   });
   const lost = [...uncredited.values()].reduce((sum, ids) => sum + ids.size, 0);
-  const unrun = leftOut2.reduce((sum, run2) => sum + run2.unrun, 0);
+  const unrun = leftOut2.reduce((sum, run3) => sum + run3.unrun, 0);
   const stage = {
     step: ecdysisStep.credit,
     role: "note",
@@ -55579,13 +55613,13 @@ async function leaveOut(validation, kept, change2, number4) {
   });
   const label = `iteration ${validation.scope.index}: credit per edit`;
   const passingWithout = async (tasks, stage) => {
-    const run2 = await validation.steps.evaluate({
+    const run3 = await validation.steps.evaluate({
       stage: validation.scope.key(stage),
       tasks,
       harness,
       label
     });
-    const stillPass = passMapOf(run2.result);
+    const stillPass = passMapOf(run3.result);
     return tasks.filter((task) => stillPass.get(task.id) === true).map((task) => task.id);
   };
   const [first, ...rest] = validation.batch.filter((task) => change2.fixed.includes(task.id));
@@ -55801,14 +55835,14 @@ async function validateCandidate(validation, candidate, applied) {
   });
   if (rebuilt) await testOnBatch(validation, rebuilt, "validate-full-ablated");
 }
-async function cheapComparison(validation, run2) {
+async function cheapComparison(validation, run3) {
   const evaluation = await validation.steps.evaluate({
-    stage: validation.scope.key(run2.stage),
-    tasks: run2.tasks,
-    harness: run2.harness,
-    label: `iteration ${validation.scope.index}: ${run2.stage}`
+    stage: validation.scope.key(run3.stage),
+    tasks: run3.tasks,
+    harness: run3.harness,
+    label: `iteration ${validation.scope.index}: ${run3.stage}`
   });
-  const ids = new Set(run2.tasks.map((task) => task.id));
+  const ids = new Set(run3.tasks.map((task) => task.id));
   const comparison = comparePaired(
     restrictPassMap(validation.before, ids),
     passMapOf(evaluation.result)
@@ -55816,10 +55850,10 @@ async function cheapComparison(validation, run2) {
   const shifted = failingDifferently({
     before: validation.parentRun.records.filter((record3) => ids.has(record3.taskId)),
     after: evaluation.records,
-    tasks: run2.tasks,
+    tasks: run3.tasks,
     stepLimits: {
       before: validation.parent.config?.agent_loop.max_steps,
-      after: run2.harness.config?.agent_loop.max_steps
+      after: run3.harness.config?.agent_loop.max_steps
     }
   });
   return { ...comparison, shifted };
@@ -55828,13 +55862,13 @@ async function testOnBatch(validation, candidate, stage) {
   const { context, batch, before, scope } = validation;
   const { index } = scope;
   const { alpha, confirmSamples } = context.config.evolve.ecdysis;
-  const run2 = await validation.steps.evaluate({
+  const run3 = await validation.steps.evaluate({
     stage: scope.key(stage),
     tasks: batch,
     harness: candidate,
     label: `iteration ${index}: full batch`
   });
-  const full = comparePaired(before, passMapOf(run2.result));
+  const full = comparePaired(before, passMapOf(run3.result));
   const targeted = namedEvidence(validation, candidate.hash);
   const perTask = significant(
     alpha,
@@ -55848,7 +55882,7 @@ async function testOnBatch(validation, candidate, stage) {
     role: "verdict",
     candidateHash: candidate.hash,
     comparison: full,
-    score: scoreOf(run2.result),
+    score: scoreOf(run3.result),
     figures: verdictPower(full, targeted, alpha),
     decision
   });
@@ -55862,7 +55896,7 @@ async function testOnBatch(validation, candidate, stage) {
     parent: validation.parent,
     candidate,
     parentRun: validation.parentRun,
-    candidateRun: run2
+    candidateRun: run3
   });
   const confirmed = significantOverDraws(alpha)(full, draws);
   validation.stages.push({
@@ -55993,7 +56027,7 @@ async function diagnoseRegressions(options) {
   const candidate = repairBase(repair).harness;
   const batch = seen.batch.tasks;
   const before = passMapOf(seen.batch.run.result);
-  const run2 = await scope.stage(
+  const run3 = await scope.stage(
     "batch",
     () => context.evaluate({
       tasks: batch,
@@ -56002,7 +56036,7 @@ async function diagnoseRegressions(options) {
     }),
     stageSchemas.evaluation
   );
-  const failing = run2.records.filter((rollout) => !rollout.verdict.pass);
+  const failing = run3.records.filter((rollout) => !rollout.verdict.pass);
   const wanted = /* @__PURE__ */ new Set([
     ...failing.filter((rollout) => before.get(rollout.taskId) === true).map(taskIdOf),
     ...exposed(repair.stages)
@@ -56056,7 +56090,7 @@ function plainSteps(context) {
 async function confirmFlips(context, step) {
   const discordant = /* @__PURE__ */ new Set([...step.full.fixed, ...step.full.broken]);
   const tasks = step.batch.filter((task) => discordant.has(task.id));
-  const run2 = (harness, side2) => context.stage(
+  const run3 = (harness, side2) => context.stage(
     `${step.stage}-confirm-${side2}`,
     () => context.evaluate({
       tasks,
@@ -56070,8 +56104,8 @@ async function confirmFlips(context, step) {
     stageSchemas.evaluation
   );
   const [parentRun, candidateRun] = await Promise.all([
-    run2(step.parent, "parent"),
-    run2(step.candidate, "candidate")
+    run3(step.parent, "parent"),
+    run3(step.candidate, "candidate")
   ]);
   return compareSamples(
     outcomes([...step.parentRun.records, ...parentRun.records], discordant),
@@ -56282,16 +56316,16 @@ function namedStream(name3) {
 function strategyScope(options) {
   const { strategy, streams, seed: seed2, stage } = options;
   const rng = (stream, part) => {
-    const path23 = streams[stream];
-    if (!path23) throw new Error(`${strategy}: no random stream '${stream}' is declared`);
-    return createRng(deriveSeed(seed2, ...path23(part)));
+    const path24 = streams[stream];
+    if (!path24) throw new Error(`${strategy}: no random stream '${stream}' is declared`);
+    return createRng(deriveSeed(seed2, ...path24(part)));
   };
   const iteration = (index, prefix) => {
     const key2 = (name3) => `${prefix}/${name3}`;
     return {
       index,
       key: key2,
-      stage: (name3, run2, schema) => stage(key2(name3), run2, schema),
+      stage: (name3, run3, schema) => stage(key2(name3), run3, schema),
       rng: (stream) => rng(stream, index),
       within: (name3) => iteration(index, key2(name3))
     };
@@ -56299,7 +56333,7 @@ function strategyScope(options) {
   const key = (name3) => `${strategy}/${name3}`;
   return {
     key,
-    stage: (name3, run2, schema) => stage(key(name3), run2, schema),
+    stage: (name3, run3, schema) => stage(key(name3), run3, schema),
     rng,
     iteration: (index) => iteration(index, `iteration-${index}`)
   };
@@ -56675,9 +56709,9 @@ var init_iterative_merge = __esm({
 });
 
 // src/evolve/strategies/iterative-steps.ts
-function instanceScores(run2) {
+function instanceScores(run3) {
   return new Map(
-    run2.result.tasks.map((task) => [
+    run3.result.tasks.map((task) => [
       task.taskId,
       task.samples > 0 ? task.passes / task.samples : 0
     ])
@@ -56686,8 +56720,8 @@ function instanceScores(run2) {
 function componentsOf(harness) {
   return harness.kind === "command" ? ["command"] : [...harnessModules];
 }
-function minibatchSum(ids, run2) {
-  const scores = instanceScores(run2);
+function minibatchSum(ids, run3) {
+  const scores = instanceScores(run3);
   return ids.reduce((sum, id) => sum + (scores.get(id) ?? 0), 0);
 }
 async function drawMinibatch(options) {
@@ -56814,7 +56848,7 @@ async function validateOnMinibatch(options) {
       stages: [cheap],
       candidates: /* @__PURE__ */ new Map([[candidate.hash, { harness: candidate, kept }]])
     };
-  const run2 = await scope.stage(
+  const run3 = await scope.stage(
     "evaluate",
     () => context.evaluate({
       tasks: context.train,
@@ -56828,13 +56862,13 @@ async function validateOnMinibatch(options) {
     step: "train split",
     role: "verdict",
     candidateHash: candidate.hash,
-    comparison: comparePaired(passMapOf(best.run.result), passMapOf(run2.result)),
-    score: scoreOf(run2.result),
-    decision: aboveBest(averageScore(best.scores), averageScore(instanceScores(run2)))
+    comparison: comparePaired(passMapOf(best.run.result), passMapOf(run3.result)),
+    score: scoreOf(run3.result),
+    decision: aboveBest(averageScore(best.scores), averageScore(instanceScores(run3)))
   };
   return {
     stages: [cheap, full],
-    candidates: /* @__PURE__ */ new Map([[candidate.hash, { harness: candidate, kept, run: run2 }]])
+    candidates: /* @__PURE__ */ new Map([[candidate.hash, { harness: candidate, kept, run: run3 }]])
   };
 }
 var init_iterative_steps = __esm({
@@ -56866,15 +56900,15 @@ function iterativeRun(context, runScope) {
   const staleLimit = staleProposals(context);
   return {
     async start(seed2) {
-      const run2 = await runScope.stage(
+      const run3 = await runScope.stage(
         "evaluate-seed",
         () => context.evaluate({ tasks: context.train, harness: seed2, label: "seed: train" }),
         stageSchemas.evaluation
       );
       const entry = {
         harness: seed2,
-        run: run2,
-        scores: instanceScores(run2),
+        run: run3,
+        scores: instanceScores(run3),
         pointer: 0,
         lineage: { edits: [], ancestors: [] }
       };
@@ -57029,7 +57063,7 @@ var init_strategies = __esm({
 });
 
 // src/evolve/measure-shard.ts
-import path11 from "node:path";
+import path12 from "node:path";
 async function runMeasureShard(options) {
   const { loaded } = options;
   const handoff2 = await readSearchHandoff(options.outDir);
@@ -57067,7 +57101,7 @@ async function runMeasureShard(options) {
         samples: { seed: loaded.config.samples, final: handoff2.finalSamples }
       })
     );
-    const cacheDir = path11.resolve(loaded.root, loaded.config.cacheDir);
+    const cacheDir = path12.resolve(loaded.root, loaded.config.cacheDir);
     await writeShardSpend({ cacheDir, runKey: handoff2.runKey, shard: options.shard, spend: spend2 });
     return { handoff: handoff2, measured, spend: spend2 };
   } finally {
@@ -57101,7 +57135,7 @@ function shardEvaluations(input2) {
   });
 }
 async function loadFinalHarness(loaded, outDir, handoff2) {
-  const dir = path11.join(outDir, "harness");
+  const dir = path12.join(outDir, "harness");
   const { kind, command } = loaded.config.harness;
   const final = await loadHarness({ dir, kind, command });
   if (final.hash !== handoff2.finalHash)
@@ -57122,7 +57156,7 @@ async function checkHandoff(input2) {
   });
   if (runKeyOf(parts) !== input2.handoff.runKey)
     throw new InputError(
-      path11.join(input2.outDir, "search.json"),
+      path12.join(input2.outDir, "search.json"),
       "was written by a search of other inputs (config, --limit, seed harness, task files, models, scorer or Ecdysis version differ): give every phase the same config and flags"
     );
 }
@@ -57150,13 +57184,13 @@ var init_measure_shard = __esm({
 function assertHarnessSealed(input2) {
   const { seed: seed2, final } = input2;
   const seedPaths = Object.keys(seed2.files);
-  for (const path23 of Object.keys(final.files)) {
-    if (path23 in seed2.files) continue;
-    const problem = normaliseRelative(path23) === path23 ? portablePathProblem(path23, seedPaths) : "not a plain relative path";
+  for (const path24 of Object.keys(final.files)) {
+    if (path24 in seed2.files) continue;
+    const problem = normaliseRelative(path24) === path24 ? portablePathProblem(path24, seedPaths) : "not a plain relative path";
     if (problem)
       throw new GuardError(
         "path",
-        `refusing to write the final harness: '${escapeInvisible(path23)}': ${problem}`
+        `refusing to write the final harness: '${escapeInvisible(path24)}': ${problem}`
       );
   }
   const rules = contentRules(input2.guard);
@@ -57164,11 +57198,11 @@ function assertHarnessSealed(input2) {
   const after = guardedFiles(final);
   const finding = introducedContent({ before, after, rules });
   if (!finding) return;
-  const changed = Object.keys(after).filter((path23) => after[path23] !== before[path23]);
+  const changed = Object.keys(after).filter((path24) => after[path24] !== before[path24]);
   const alone = changed.find(
-    (path23) => introducedContent({ before, after: { ...before, [path23]: after[path23] }, rules })
+    (path24) => introducedContent({ before, after: { ...before, [path24]: after[path24] }, rules })
   );
-  const files = (alone ? [alone] : changed).map((path23) => `'${escapeInvisible(path23)}'`);
+  const files = (alone ? [alone] : changed).map((path24) => `'${escapeInvisible(path24)}'`);
   throw new GuardError(
     finding.guard,
     `refusing to write the final harness: ${files.join(", ")} ${finding.reason} that the seed harness did not (the edit guards should have refused it; please report this)`
@@ -57235,8 +57269,8 @@ var init_patch_root = __esm({
 });
 
 // src/evolve/run-records.ts
-import { readFile as readFile14 } from "node:fs/promises";
-import path12 from "node:path";
+import { readFile as readFile15 } from "node:fs/promises";
+import path13 from "node:path";
 function outcomes2(measurement, keys) {
   return measurement.result.tasks.map((task, index) => ({
     taskId: task.taskId,
@@ -57317,10 +57351,10 @@ async function buildRunRecords(options) {
   };
 }
 async function readRunRecords(outDir) {
-  const file2 = path12.join(outDir, runRecordsFile);
+  const file2 = path13.join(outDir, runRecordsFile);
   let text3;
   try {
-    text3 = await readFile14(file2, "utf8");
+    text3 = await readFile15(file2, "utf8");
   } catch {
     return void 0;
   }
@@ -57376,7 +57410,7 @@ var init_run_records = __esm({
 
 // src/evolve/evolve-result.ts
 import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
-import path13 from "node:path";
+import path14 from "node:path";
 function costOf2(spend2, training) {
   return {
     rollouts: spend2.rollouts,
@@ -57444,13 +57478,13 @@ function evolveResult(input2) {
 }
 async function writeFinalHarness(options) {
   assertHarnessSealed({ seed: options.seed, final: options.finalHarness, guard: options.guard });
-  await mkdir12(path13.join(options.outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path13.join(options.outDir, "harness"));
+  await mkdir12(path14.join(options.outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path14.join(options.outDir, "harness"));
 }
 async function writeOutputs(options) {
   const { outDir, result, redactor } = options;
   await writeFinalHarness(options);
-  const write = (name3, text3) => writeFile10(path13.join(outDir, name3), redactor.text(text3));
+  const write = (name3, text3) => writeFile10(path14.join(outDir, name3), redactor.text(text3));
   await write("harness.patch", rebasePatch(result.harness.patch, options.patchPrefix ?? ""));
   const records = await buildRunRecords({
     train: options.train,
@@ -57479,26 +57513,26 @@ var init_evolve_result = __esm({
 });
 
 // src/evolve/finish-run.ts
-import path14 from "node:path";
+import path15 from "node:path";
 async function finishRun(searched) {
-  const { options, run: run2, outcome } = searched;
+  const { options, run: run3, outcome } = searched;
   const { loaded } = options;
   const samples = searched.strategyRun.finalSamples ?? loaded.config.samples;
   const measured = await measureStage(searched, samples);
-  const training = run2.budget.training();
-  const result = run2.redactor.json(
+  const training = run3.budget.training();
+  const result = run3.redactor.json(
     evolveResult({
       loaded,
       strategy: searched.strategy,
-      model: run2.context.models.agent.model,
-      seed: run2.seed,
+      model: run3.context.models.agent.model,
+      seed: run3.seed,
       outcome,
       measured,
-      budget: run2.budget,
+      budget: run3.budget,
       training,
       coverage: searched.coverage,
       downgrades: searched.models.downgrades?.() ?? [],
-      sandbox: run2.sandbox,
+      sandbox: run3.sandbox,
       metadata: {
         startedAt: searched.startedAt,
         finishedAt: new Date(searched.clock.now()).toISOString(),
@@ -57511,35 +57545,35 @@ async function finishRun(searched) {
   await writeOutputs({
     outDir: options.outDir,
     result,
-    seed: run2.seed,
+    seed: run3.seed,
     finalHarness: outcome.finalHarness,
-    guard: run2.context.guard,
-    redactor: run2.redactor,
-    train: run2.context.train,
+    guard: run3.context.guard,
+    redactor: run3.redactor,
+    train: run3.context.train,
     measured,
-    cache: new RolloutCache(path14.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    cache: new RolloutCache(path15.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
     patchPrefix: options.patchPrefix
   });
   return result;
 }
 function measureStage(searched, samples) {
-  const { options, run: run2, outcome, runKey } = searched;
+  const { options, run: run3, outcome, runKey } = searched;
   const { loaded } = options;
-  return run2.journal.stage(
+  return run3.journal.stage(
     "final/measure",
     async () => {
       if (options.phase === "finish") {
-        const cacheDir = path14.resolve(loaded.root, loaded.config.cacheDir);
+        const cacheDir = path15.resolve(loaded.root, loaded.config.cacheDir);
         const { spend: spend2, shards } = await readShardSpend({ cacheDir, runKey });
-        run2.budget.add({ ...spend2, wallMs: 0 });
+        run3.budget.add({ ...spend2, wallMs: 0 });
         options.warn?.(
           shards.length ? `measure shards found: ${shards.join(", ")}` : "no measure shard recorded this run: the measurement runs here"
         );
       }
       return measureHarnesses({
-        evaluate: run2.measure,
-        tasks: { train: run2.context.train, heldout: run2.heldout },
-        seed: run2.seed,
+        evaluate: run3.measure,
+        tasks: { train: run3.context.train, heldout: run3.heldout },
+        seed: run3.seed,
         final: outcome.finalHarness,
         samples: { seed: loaded.config.samples, final: samples },
         crashesKnown: outcome.stoppedBy === "agent-unusable"
@@ -57568,7 +57602,7 @@ var init_finish_run = __esm({
 
 // src/evolve/loop.ts
 async function runLoop2(options) {
-  const { run: run2, context } = options;
+  const { run: run3, context } = options;
   const iterations = [];
   let state = { harness: options.seed, memory: [] };
   const end = (stoppedBy) => ({
@@ -57578,20 +57612,20 @@ async function runLoop2(options) {
     memory: state.memory
   });
   try {
-    state = await run2.start(options.seed);
+    state = await run3.start(options.seed);
     for (let turn; ; ) {
-      turn = nextTurn(turn, run2.followUp?.(state));
-      const stop2 = stopBefore({ run: run2, state, turn, context });
+      turn = nextTurn(turn, run3.followUp?.(state));
+      const stop2 = stopBefore({ run: run3, state, turn, context });
       if (stop2) return end(stop2);
       const scope = options.scope.iteration(turn.index);
-      const proposal = await runnable(await run2.propose(state, scope), context);
+      const proposal = await runnable(await run3.propose(state, scope), context);
       if (proposal.kind === "stop") {
         iterations.push(stoppedRecord(proposal, context));
         return end(proposal.stoppedBy);
       }
-      const step = await decided({ run: run2, state, proposal, scope });
+      const step = await decided({ run: run3, state, proposal, scope });
       iterations.push(decidedRecord(step, context, turn.followUp));
-      state = run2.next(state, step);
+      state = run3.next(state, step);
     }
   } catch (error62) {
     if (!(error62 instanceof BudgetExhaustedError)) throw error62;
@@ -57605,10 +57639,10 @@ function nextTurn(previous, purpose) {
   return { index: previous.index + 1 };
 }
 async function decided(options) {
-  const { run: run2, state, proposal, scope } = options;
+  const { run: run3, state, proposal, scope } = options;
   if (proposal.kind !== "candidate")
     return { proposal, validation: nothing, verdict: { accepted: false, reason: proposal.reason } };
-  const validation = await run2.validate(proposal, state, scope);
+  const validation = await run3.validate(proposal, state, scope);
   const verdict = decide(validation.stages);
   return { proposal, validation, verdict };
 }
@@ -57619,8 +57653,8 @@ async function runnable(proposal, context) {
   return reason ? { ...refined, kind: "refused", reason } : proposal;
 }
 function stopBefore(options) {
-  const { run: run2, state, turn, context } = options;
-  const own2 = run2.stop?.(state);
+  const { run: run3, state, turn, context } = options;
+  const own2 = run3.stop?.(state);
   if (own2) return own2;
   if (!turn.followUp && turn.index > context.config.evolve.maxIterations) return "max-iterations";
   const exhausted = context.exhausted();
@@ -57713,9 +57747,9 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path23 = join20(input2.folder, file2);
-    const result = await runChecker({ command: checkers.node, args: ["--check", path23] });
-    return result && `node --check: ${nodeMessage(result, path23)}`;
+    const path24 = join20(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path24] });
+    return result && `node --check: ${nodeMessage(result, path24)}`;
   }
   if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
     const args = ["--no-warnings", "-e", typescriptParse];
@@ -57749,9 +57783,9 @@ function yamlProblem(text3) {
   const line = text3.slice(0, error62.pos[0]).split("\n").length;
   return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
 }
-function nodeMessage(stderr, path23) {
+function nodeMessage(stderr, path24) {
   const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp2(path23)}:(\\d+)`).exec(stderr)?.[1];
+  const line = new RegExp(`${escapeRegExp2(path24)}:(\\d+)`).exec(stderr)?.[1];
   const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
   return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
 }
@@ -58280,7 +58314,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path23, entry] of state.setBy) this.setBy.set(path23, entry);
+          for (const [path24, entry] of state.setBy) this.setBy.set(path24, entry);
         }
         return result;
       }
@@ -58367,8 +58401,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path23, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path23);
+function coerceValue(path24, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path24);
   if (!field2) return value;
   if (field2.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -58467,8 +58501,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path23, message) {
-  return path23.join(".") === "edit.kind" || path23.length === 1 && path23[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path24, message) {
+  return path24.join(".") === "edit.kind" || path24.length === 1 && path24[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -58516,30 +58550,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path23, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path23);
-  if (!field2) return [`'${path23}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path24, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path24);
+  if (!field2) return [`'${path24}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field2, value);
 }
 function valueIssues(field2, value) {
-  const path23 = field2.path;
-  if (field2.type === "list") return [`${path23} is a list; edit harness.yaml with replace_text`];
+  const path24 = field2.path;
+  if (field2.type === "list") return [`${path24} is a list; edit harness.yaml with replace_text`];
   if (field2.allowed && !field2.allowed.includes(String(value)))
-    return [`${path23} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path24} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field2.type === "boolean" && typeof value !== "boolean")
-    return [`${path23} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path24} is a boolean (got ${JSON.stringify(value)})`];
   if (field2.type === "integer" || field2.type === "number") {
     if (typeof value !== "number" || field2.type === "integer" && !Number.isInteger(value))
-      return [`${path23} is an ${field2.type} (got ${JSON.stringify(value)})`];
+      return [`${path24} is an ${field2.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field2.range ?? {};
-    if (max !== void 0 && value > max) return [`${path23} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path23} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path24} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path24} is at least ${min} (got ${value})`];
   }
   if (field2.type === "string") {
-    if (typeof value !== "string") return [`${path23} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path24} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field2.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path23} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path24} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -58586,7 +58620,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path23) => editable.some((glob) => matchGlob(glob, path23));
+  const isEditable = (path24) => editable.some((glob) => matchGlob(glob, path24));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -58596,31 +58630,31 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path23) => textFile.test(path23)).sort();
+  const paths = Object.keys(harness.files).filter((path24) => textFile.test(path24)).sort();
   const ordered2 = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path23) => !isEditable(path23)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path24) => !isEditable(path24)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path23 of ordered2) {
-    const shown = left > 0 ? showFile(path23, harness.files[path23], Math.min(budget.perFile, left)) : void 0;
+  for (const path24 of ordered2) {
+    const shown = left > 0 ? showFile(path24, harness.files[path24], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path23)) notShown.push(path23);
+      if (isEditable(path24)) notShown.push(path24);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path23) });
+    files.push({ ...shown, editable: isEditable(path24) });
     left -= shown.content.length;
   }
-  for (const path23 of Object.keys(harness.files).sort())
-    if (!textFile.test(path23) && isEditable(path23)) notShown.push(path23);
+  for (const path24 of Object.keys(harness.files).sort())
+    if (!textFile.test(path24) && isEditable(path24)) notShown.push(path24);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path23, text3, maxChars) {
+function showFile(path24, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path23, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path24, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
   let count6 = 0;
@@ -58630,7 +58664,7 @@ function showFile(path23, text3, maxChars) {
   }
   if (count6 === 0) return void 0;
   return {
-    path: path23,
+    path: path24,
     whole: false,
     content: lines.slice(0, count6).join("\n"),
     lines: { from: 1, to: count6, of: lines.length }
@@ -59393,12 +59427,12 @@ var init_open_run = __esm({
 });
 
 // src/evolve/prompt-log.ts
-import { appendFile, readFile as readFile15, rm as rm5 } from "node:fs/promises";
-import path15 from "node:path";
+import { appendFile, readFile as readFile16, rm as rm5 } from "node:fs/promises";
+import path16 from "node:path";
 async function readPromptLog(outDir) {
   let text3;
   try {
-    text3 = await readFile15(path15.join(outDir, promptLogFile), "utf8");
+    text3 = await readFile16(path16.join(outDir, promptLogFile), "utf8");
   } catch {
     return [];
   }
@@ -59449,7 +59483,7 @@ var init_prompt_log = __esm({
        * empty; with `keep: false` no log is kept and a stale one is removed.
        */
       static async open(options) {
-        const file2 = path15.join(options.outDir, promptLogFile);
+        const file2 = path16.join(options.outDir, promptLogFile);
         if (options.fresh || !options.keep) await rm5(file2, { force: true });
         return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
       }
@@ -59536,9 +59570,9 @@ var init_folder_locked_error = __esm({
 // src/evolve/folder-lock.ts
 import { randomBytes as randomBytes6 } from "node:crypto";
 import { readFileSync as readFileSync3, unlinkSync } from "node:fs";
-import { link, mkdir as mkdir13, readFile as readFile16, rename as rename10, unlink, writeFile as writeFile11 } from "node:fs/promises";
+import { link, mkdir as mkdir13, readFile as readFile17, rename as rename10, unlink, writeFile as writeFile11 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
-import path16 from "node:path";
+import path17 from "node:path";
 function installExitHook() {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
@@ -59562,7 +59596,7 @@ function isAlive2(pid) {
 }
 async function acquireFolderLock(options) {
   const { folder } = options;
-  const file2 = path16.join(folder, lockFileName);
+  const file2 = path17.join(folder, lockFileName);
   await mkdir13(folder, { recursive: true });
   const token = randomBytes6(12).toString("hex");
   const record3 = {
@@ -59603,7 +59637,7 @@ async function acquireFolderLock(options) {
 async function readHolder(file2) {
   let text3;
   try {
-    text3 = await readFile16(file2, "utf8");
+    text3 = await readFile17(file2, "utf8");
   } catch (error62) {
     return error62.code === "ENOENT" ? "gone" : void 0;
   }
@@ -59770,8 +59804,8 @@ var init_journal_file = __esm({
 });
 
 // src/evolve/journal.ts
-import { appendFile as appendFile3, mkdir as mkdir14, readFile as readFile17, rename as rename11, rm as rm6, truncate, writeFile as writeFile12 } from "node:fs/promises";
-import path17 from "node:path";
+import { appendFile as appendFile3, mkdir as mkdir14, readFile as readFile18, rename as rename11, rm as rm6, truncate, writeFile as writeFile12 } from "node:fs/promises";
+import path18 from "node:path";
 function replayedSpend(entries) {
   const total = {};
   for (const entry of entries)
@@ -59803,12 +59837,12 @@ var init_journal = __esm({
       writing = Promise.resolve();
       /** Opens (or creates) the journal in `outDir`. */
       static async open(options) {
-        const file2 = path17.join(options.outDir, "journal.jsonl");
+        const file2 = path18.join(options.outDir, "journal.jsonl");
         const entries = /* @__PURE__ */ new Map();
         let finished = [];
         let lines = 1;
         if (options.restart) await rm6(file2, { force: true });
-        const text3 = await readFile17(file2, "utf8").catch(() => void 0);
+        const text3 = await readFile18(file2, "utf8").catch(() => void 0);
         if (text3 === void 0 || text3.trim() === "") {
           await mkdir14(options.outDir, { recursive: true });
           const header = {
@@ -59848,7 +59882,7 @@ var init_journal = __esm({
        * recomputed with a warning instead of being handed on. A `measurement` stage's spend (live or
        * replayed) is the seed/final measurement's (`BudgetTracker.countMeasurement`).
        */
-      async stage(name3, run2, options = {}) {
+      async stage(name3, run3, options = {}) {
         const { schema } = options;
         const done = this.entries.get(name3);
         if (done) {
@@ -59861,7 +59895,7 @@ var init_journal = __esm({
           this.entries.delete(name3);
         }
         const { budget } = this.options;
-        const { value, spend: spend2 } = await budget.measure(run2);
+        const { value, spend: spend2 } = await budget.measure(run3);
         if (options.measurement) budget.countMeasurement(spend2);
         const redact = this.options.redact ?? ((inner) => inner);
         const output2 = redact(JSON.parse(JSON.stringify(value ?? null)));
@@ -60003,21 +60037,21 @@ var init_silent_end = __esm({
 });
 
 // src/evolve/strategy-hooks.ts
-function withStrategyHooks(run2, hooks) {
+function withStrategyHooks(run3, hooks) {
   return {
-    start: (seed2) => run2.start(seed2),
-    ...run2.stop ? { stop: (state) => run2.stop?.(state) } : {},
-    ...run2.followUp ? { followUp: (state) => run2.followUp?.(state) } : {},
+    start: (seed2) => run3.start(seed2),
+    ...run3.stop ? { stop: (state) => run3.stop?.(state) } : {},
+    ...run3.followUp ? { followUp: (state) => run3.followUp?.(state) } : {},
     async propose(state, scope) {
-      const proposal = await run2.propose(state, scope);
+      const proposal = await run3.propose(state, scope);
       return hooks.proposed ? hooks.proposed(proposal, scope) : proposal;
     },
-    validate: (proposal, state, scope) => run2.validate(proposal, state, scope),
+    validate: (proposal, state, scope) => run3.validate(proposal, state, scope),
     next(state, step) {
       hooks.decided?.(step);
-      return run2.next(state, step);
+      return run3.next(state, step);
     },
-    ...run2.finalSamples === void 0 ? {} : { finalSamples: run2.finalSamples }
+    ...run3.finalSamples === void 0 ? {} : { finalSamples: run3.finalSamples }
   };
 }
 var init_strategy_hooks = __esm({
@@ -60027,9 +60061,9 @@ var init_strategy_hooks = __esm({
 });
 
 // src/evolve/iteration-lines.ts
-function announceIterations(run2, say) {
-  if (!say) return run2;
-  return withStrategyHooks(run2, {
+function announceIterations(run3, say) {
+  if (!say) return run3;
+  return withStrategyHooks(run3, {
     proposed(proposal, scope) {
       if (proposal.kind === "stop") say(`iteration ${scope.index}: stopped (${proposal.reason})`);
       return proposal;
@@ -60052,8 +60086,8 @@ var init_iteration_lines = __esm({
 });
 
 // src/evolve/silent-end.ts
-function stopWhenSilent(run2) {
-  return withStrategyHooks(run2, {
+function stopWhenSilent(run3) {
+  return withStrategyHooks(run3, {
     proposed(proposal) {
       if (proposal.kind === "stop" && proposal.stoppedBy === "no-failures") return proposal;
       const silent = silentEnd({
@@ -60091,25 +60125,25 @@ var init_silent_end2 = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import path18 from "node:path";
+import path19 from "node:path";
 function runEvolve(options) {
   return searchThen(options, finishRun);
 }
 function runEvolveSearch(options) {
   return searchThen(options, async (searched) => {
-    const { run: run2, outcome, options: given } = searched;
+    const { run: run3, outcome, options: given } = searched;
     await searched.prompts?.settled();
     await writeFinalHarness({
       outDir: given.outDir,
-      seed: run2.seed,
+      seed: run3.seed,
       finalHarness: outcome.finalHarness,
-      guard: run2.context.guard
+      guard: run3.context.guard
     });
     const samples = searched.strategyRun.finalSamples ?? given.loaded.config.samples;
     const handoff2 = {
       schemaVersion: 1,
       runKey: searched.runKey,
-      seedHash: run2.seed.hash,
+      seedHash: run3.seed.hash,
       finalHash: outcome.finalHarness.hash,
       finalSamples: samples,
       stoppedBy: outcome.stoppedBy,
@@ -60148,13 +60182,13 @@ async function searchThen(options, then) {
     const models = options.models ?? opened;
     const labelWords2 = await findLabelWords(loaded, inputs.splits);
     const all2 = { options, journal, budget, redactor, models, inputs, workspace, prompts };
-    const run2 = openRun({ ...all2, labelWords: labelWords2 });
-    const { strategyRun, outcome } = await searchLoop(strategy, run2, options.onIteration);
+    const run3 = openRun({ ...all2, labelWords: labelWords2 });
+    const { strategyRun, outcome } = await searchLoop(strategy, run3, options.onIteration);
     return await then({
       options,
       strategy,
       strategyRun,
-      run: run2,
+      run: run3,
       outcome,
       runKey,
       models,
@@ -60164,24 +60198,24 @@ async function searchThen(options, then) {
       coverage: coverage2
     });
   } finally {
-    const keepIn = options.keepCandidates ? path18.join(options.outDir, "candidates") : void 0;
+    const keepIn = options.keepCandidates ? path19.join(options.outDir, "candidates") : void 0;
     await workspace.close({ keepIn });
     await opened?.close();
     await release2();
   }
 }
-async function searchLoop(strategy, run2, onIteration) {
-  const { strategyRun, scope } = openWatchedStrategy(strategy, run2.context, onIteration);
+async function searchLoop(strategy, run3, onIteration) {
+  const { strategyRun, scope } = openWatchedStrategy(strategy, run3.context, onIteration);
   try {
     const outcome = await runLoop2({
       run: strategyRun,
-      context: run2.context,
+      context: run3.context,
       scope,
-      seed: run2.seed
+      seed: run3.seed
     });
     return { strategyRun, outcome };
   } finally {
-    await Promise.all(run2.background);
+    await Promise.all(run3.background);
   }
 }
 function runRedactor2(options) {
@@ -60582,15 +60616,15 @@ function stopSentence(result) {
   return `stopped: ${stopWords[code2] ?? code2}`;
 }
 function runSentence(result) {
-  const run2 = result.run;
-  if (!run2) return void 0;
-  const parts = [`finished ${run2.finishedAt.replace("T", " ").slice(0, 16)} UTC`];
-  if (run2.ecdysisVersion) parts.push(`Ecdysis ${run2.ecdysisVersion}`);
-  if (run2.git)
+  const run3 = result.run;
+  if (!run3) return void 0;
+  const parts = [`finished ${run3.finishedAt.replace("T", " ").slice(0, 16)} UTC`];
+  if (run3.ecdysisVersion) parts.push(`Ecdysis ${run3.ecdysisVersion}`);
+  if (run3.git)
     parts.push(
-      `commit ${run2.git.commit.slice(0, 7)}${run2.git.dirty ? " (uncommitted changes)" : ""}`
+      `commit ${run3.git.commit.slice(0, 7)}${run3.git.dirty ? " (uncommitted changes)" : ""}`
     );
-  if (run2.limit !== void 0) parts.push(`--limit ${run2.limit} (a quick subset)`);
+  if (run3.limit !== void 0) parts.push(`--limit ${run3.limit} (a quick subset)`);
   return parts.join(" \xB7 ");
 }
 function budgetSentence(result) {
@@ -61809,9 +61843,9 @@ var init_html_rollouts = __esm({
 });
 
 // src/report/html-script.ts
-import { createHash as createHash15 } from "node:crypto";
+import { createHash as createHash16 } from "node:crypto";
 function cspHash(text3) {
-  return `'sha256-${createHash15("sha256").update(text3, "utf8").digest("base64")}'`;
+  return `'sha256-${createHash16("sha256").update(text3, "utf8").digest("base64")}'`;
 }
 function reportCsp() {
   return `default-src 'none'; script-src ${cspHash(reportScript)}; style-src ${cspHash(reportStyle)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
@@ -61958,10 +61992,10 @@ function summaryHtml(result) {
   const rows = ["train", "heldout"].map(
     (split) => `<tr><td>${split === "train" ? "Train" : "Held-out"}</td><td>${escapeHtml(formatScore(result.baseline[split]))}</td><td>${escapeHtml(formatScore(result.final[split]))}</td><td>${escapeHtml(formatDelta(result.baseline[split].accuracy, result.final[split].accuracy))}</td></tr>`
   ).join("");
-  const run2 = runSentence(result);
+  const run3 = runSentence(result);
   return `<section id="summary"><h2>Summary</h2><table><tr><th>Split</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows}</table>
 <p>Strategy <code>${escapeHtml(result.strategy)}</code>, seed ${result.seed}, model <code>${escapeHtml(result.model)}</code>; ${escapeHtml(acceptedSentence(result))}; ${escapeHtml(stopSentence(result))} (<code>${escapeHtml(result.stoppedBy)}</code>).</p>
-${run2 ? `<p>Run: ${escapeHtml(run2)}.</p>` : ""}
+${run3 ? `<p>Run: ${escapeHtml(run3)}.</p>` : ""}
 <p class="gate ${result.gate.passed ? "accepted" : "rejected"}"><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> \u2014 ${escapeHtml(gateSentence(result))}</p>${endpoints(result)}${spend(result)}</section>`;
 }
 function endpoints(result) {
@@ -62024,7 +62058,7 @@ function svgAccuracyChart(points2, options = {}) {
   const accepted = (options.accepted ?? []).map(
     (mark) => `<g class="accepted-mark"><line x1="${f2(x(mark.iteration))}" x2="${f2(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f2(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
   ).join("");
-  const path23 = points2.map(
+  const path24 = points2.map(
     (point, index) => `${index === 0 ? "M" : "L"}${f2(x(point.iteration))},${f2(y(point.accuracy))}`
   ).join(" ");
   const dots = points2.map(
@@ -62036,7 +62070,7 @@ function svgAccuracyChart(points2, options = {}) {
   ].map(
     (point) => `<rect class="heldout" x="${f2(x(point.iteration) - 5)}" y="${f2(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
   ).join("") : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path23}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path24}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
 }
 function legend(width, options) {
   const left = width - margin.right + 16;
@@ -62182,12 +62216,12 @@ var init_render_markdown = __esm({
 
 // src/report/write-reports.ts
 import { mkdir as mkdir15, writeFile as writeFile13 } from "node:fs/promises";
-import path19 from "node:path";
+import path20 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
   await mkdir15(outDir, { recursive: true });
-  const markdown = path19.join(outDir, "report.md");
-  const html = path19.join(outDir, "report.html");
+  const markdown = path20.join(outDir, "report.md");
+  const html = path20.join(outDir, "report.html");
   await writeFile13(markdown, renderMarkdown(result, { secrets }));
   const records = await readRunRecords(outDir);
   const prompts = await readPromptLog(outDir);
@@ -62195,7 +62229,7 @@ async function writeEvolveReports(options) {
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path19.join(options.outDir, "gate.md");
+  const file2 = path20.join(options.outDir, "gate.md");
   await mkdir15(options.outDir, { recursive: true });
   await writeFile13(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
@@ -62241,27 +62275,27 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint2, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path23 = parsed.pathname.replace(/\/+$/, "");
+  const path24 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint2.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path23);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path24);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint2.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path23 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "POST" && path23 === "/openai/v1/responses") return { kind: "responses" };
-    if (method === "GET" && path23 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path24 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "POST" && path24 === "/openai/v1/responses") return { kind: "responses" };
+    if (method === "GET" && path24 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path23 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path23 === "/v1/chat/completions") return { kind: "chat" };
-  if (method === "POST" && path23 === "/v1/responses") return { kind: "responses" };
+  if (method === "GET" && path24 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path24 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "POST" && path24 === "/v1/responses") return { kind: "responses" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path23})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path24})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint2, headers) {
@@ -62524,7 +62558,7 @@ var init_world_schema = __esm({
 });
 
 // src/sim/load-world.ts
-import { readdir as readdir7, readFile as readFile18 } from "node:fs/promises";
+import { readdir as readdir7, readFile as readFile19 } from "node:fs/promises";
 import { join as join21, resolve as resolve11 } from "node:path";
 function bundledWorlds() {
   return [...bundledWorldNames];
@@ -62544,11 +62578,11 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path23) {
-  const file2 = isBundledWorld(path23) ? join21(worldsDir(), `${path23}.yaml`) : resolve11(path23);
+async function loadWorld(path24) {
+  const file2 = isBundledWorld(path24) ? join21(worldsDir(), `${path24}.yaml`) : resolve11(path24);
   let text3;
   try {
-    text3 = await readFile18(file2, "utf8");
+    text3 = await readFile19(file2, "utf8");
   } catch (error62) {
     const known = bundledWorldNames.join(", ");
     throw new InputError(
@@ -62870,13 +62904,13 @@ var init_faults = __esm({
 });
 
 // src/sim/draw.ts
-import { createHash as createHash16 } from "node:crypto";
+import { createHash as createHash17 } from "node:crypto";
 function draw(...parts) {
-  const digest = createHash16("sha256").update(parts.join("\u241F")).digest();
+  const digest = createHash17("sha256").update(parts.join("\u241F")).digest();
   return digest.readUInt32BE(0) / 2 ** 32;
 }
 function shortHash(...parts) {
-  return createHash16("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
+  return createHash17("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
 }
 function seededRng(...parts) {
   let state = Math.floor(draw(...parts) * 2 ** 32) >>> 0;
@@ -62911,8 +62945,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path23) {
-        this.path = path23;
+      constructor(path24) {
+        this.path = path24;
       }
       path;
       chain = Promise.resolve();
@@ -62920,16 +62954,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path23 = this.path;
-        if (!path23) return;
+        const path24 = this.path;
+        if (!path24) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir16(dirname9(path23), { recursive: true });
+              await mkdir16(dirname9(path24), { recursive: true });
               this.ready = true;
             }
-            await appendFile4(path23, `${JSON.stringify(entry)}
+            await appendFile4(path24, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -63804,7 +63838,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path23 = [problem.start];
+  const path24 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -63815,7 +63849,7 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path23.push("\u2026", current);
+        path24.push("\u2026", current);
         found = entryOf(current);
       }
     }
@@ -63830,13 +63864,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path23.push(current);
+    path24.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path23.join(" \u2192 ")}.`,
-    decoys: path23.slice(0, -1),
+    reasoning: `Following the registry: ${path24.join(" \u2192 ")}.`,
+    decoys: path24.slice(0, -1),
     hits: []
   };
 }
@@ -63896,9 +63930,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path23) {
+function setting(config2, path24) {
   let current = config2;
-  for (const part of path23.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path24.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -63963,17 +63997,17 @@ function renderAction(action, style, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path23 } = action;
+    const { path: path24 } = action;
     const value = valueText2(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path23}`, `enable ${path23}`, `set ${path23} to true`], unit);
+      return pick2([`turn on ${path24}`, `enable ${path24}`, `set ${path24} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path23} to ${value}`, `set ${path23} to ${value}`, `increase ${path23} to ${value}`],
+        [`raise ${path24} to ${value}`, `set ${path24} to ${value}`, `increase ${path24} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path23} to ${value}`, `set ${path23} to ${value}`, `change ${path23} to ${value}`],
+      [`switch ${path24} to ${value}`, `set ${path24} to ${value}`, `change ${path24} to ${value}`],
       unit
     );
   }
@@ -64016,15 +64050,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path23 = dottedPath2.exec(text3);
-  if (path23) {
-    const before = text3.slice(0, path23.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path23[1], value: true };
+  const path24 = dottedPath2.exec(text3);
+  if (path24) {
+    const before = text3.slice(0, path24.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path24[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path23[1], value: false };
-    const after = text3.slice(path23.index + path23[0].length);
+      return { kind: "set", path: path24[1], value: false };
+    const after = text3.slice(path24.index + path24[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path23[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path24[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -64196,21 +64230,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path23) {
+function globMatches(glob, path24) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path23);
+  return new RegExp(`^${source}$`).test(path24);
 }
 function promptFile(seen) {
-  const editable = (path23) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path23));
+  const editable = (path24) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path24));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path23) => /system|prompt/i.test(path23)) ?? candidates[0] ?? null;
+  return candidates.find((path24) => /system|prompt/i.test(path24)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -64765,7 +64799,7 @@ var init_review_roles = __esm({
 // src/sim/refiner/reflection-role.ts
 function reflection(world2, request, block) {
   const seed2 = request.temperature > 0 ? request.seed : 0;
-  const failing = objects(block.minibatch).filter((run2) => run2.pass === false);
+  const failing = objects(block.minibatch).filter((run3) => run3.pass === false);
   const shared = { harness: block.harness ?? {}, rejected: block.rejected ?? [] };
   const pattern = {
     id: "minibatch",
@@ -65741,13 +65775,13 @@ var init_from_evolve_result = __esm({
 
 // src/bench/journal-spend.ts
 import { existsSync as existsSync5 } from "node:fs";
-import { readFile as readFile19 } from "node:fs/promises";
+import { readFile as readFile20 } from "node:fs/promises";
 async function spendByIteration(journalFile) {
   if (!existsSync5(journalFile)) return [];
   const totals2 = /* @__PURE__ */ new Map();
   let rollouts = 0;
   let llmCalls = 0;
-  for (const line of (await readFile19(journalFile, "utf8")).split("\n")) {
+  for (const line of (await readFile20(journalFile, "utf8")).split("\n")) {
     if (line.trim() === "") continue;
     const parsed = journalEntrySchema.safeParse(JSON.parse(line));
     if (!parsed.success) continue;
@@ -65803,7 +65837,7 @@ var init_project_config = __esm({
 });
 
 // src/bench/sim-probe.ts
-import path20 from "node:path";
+import path21 from "node:path";
 async function measureProbe(options) {
   const { loaded, tasks, harnesses } = await rebuildRun(options);
   const server = await startSimServer({
@@ -65827,12 +65861,12 @@ async function measureProbe(options) {
 async function rebuildRun(options) {
   const loaded = await loadConfig(options.configPath);
   const { config: config2 } = loaded;
-  const train = await loadTasks(path20.resolve(loaded.root, config2.tasks.train));
-  const heldout = await loadTasks(path20.resolve(loaded.root, config2.tasks.heldout));
+  const train = await loadTasks(path21.resolve(loaded.root, config2.tasks.train));
+  const heldout = await loadTasks(path21.resolve(loaded.root, config2.tasks.heldout));
   const wanted = new Set(options.taskIds);
   const tasks = heldout.filter((task) => wanted.has(task.id));
   const seed2 = await loadHarness({
-    dir: path20.resolve(loaded.root, config2.harness.dir),
+    dir: path21.resolve(loaded.root, config2.harness.dir),
     kind: "builtin"
   });
   const harnesses = await rebuildHarnesses({
@@ -65925,7 +65959,7 @@ __export(sim_engine_exports, {
   simEngine: () => simEngine
 });
 import { cp as cp2, mkdir as mkdir18, rm as rm7, writeFile as writeFile16 } from "node:fs/promises";
-import path21 from "node:path";
+import path22 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const prepared2 = /* @__PURE__ */ new Map();
@@ -65945,7 +65979,7 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path21.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path22.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed: seed2, dir }) {
@@ -65966,7 +66000,7 @@ function simEngine() {
         clock
       });
       results.set(outDir, result);
-      const spentThrough = await spendByIteration(path21.join(outDir, "evolve", "journal.jsonl"));
+      const spentThrough = await spendByIteration(path22.join(outDir, "evolve", "journal.jsonl"));
       return { ...toEvolveOutcome(result), spentThrough };
     },
     async probe({ project, refiner, outDir, inForce, taskIds }) {
@@ -65976,8 +66010,8 @@ function simEngine() {
       return measureProbe({
         world: playedWorld(world2, refiner),
         model: project.agentModel ?? "sim-1",
-        configPath: path21.join(outDir, "project", "ecdysis.yml"),
-        cacheDir: path21.join(project.dir, `probe-cache-${refiner}`),
+        configPath: path22.join(outDir, "project", "ecdysis.yml"),
+        cacheDir: path22.join(project.dir, `probe-cache-${refiner}`),
         result,
         inForce,
         taskIds
@@ -65989,15 +66023,15 @@ async function generateProject(seeded, dir) {
   await rm7(dir, { recursive: true, force: true });
   await mkdir18(dir, { recursive: true });
   const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-  await writeFile16(path21.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+  await writeFile16(path22.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
   const train = await loadTasks(files.train);
   const heldout = await loadTasks(files.heldout);
   return {
     files: {
-      train: path21.relative(dir, files.train),
-      heldout: path21.relative(dir, files.heldout),
-      harnessDir: path21.relative(dir, files.harnessDir)
+      train: path22.relative(dir, files.train),
+      heldout: path22.relative(dir, files.heldout),
+      harnessDir: path22.relative(dir, files.harnessDir)
     },
     project: {
       dir,
@@ -66010,11 +66044,11 @@ async function generateProject(seeded, dir) {
 }
 async function runArm(options) {
   const { project, files, strategy, settings, outDir } = options;
-  const projectDir = path21.join(outDir, "project");
+  const projectDir = path22.join(outDir, "project");
   await rm7(outDir, { recursive: true, force: true });
   await mkdir18(projectDir, { recursive: true });
   for (const relative10 of [files.train, files.heldout, files.harnessDir]) {
-    await cp2(path21.join(project.dir, relative10), path21.join(projectDir, relative10), {
+    await cp2(path22.join(project.dir, relative10), path22.join(projectDir, relative10), {
       recursive: true
     });
   }
@@ -66024,7 +66058,7 @@ async function runArm(options) {
     latencyScale: settings.latencyScale
   });
   try {
-    const configPath = path21.join(projectDir, "ecdysis.yml");
+    const configPath = path22.join(projectDir, "ecdysis.yml");
     await writeFile16(
       configPath,
       projectConfigYaml({
@@ -66040,13 +66074,13 @@ async function runArm(options) {
     try {
       const result = await runEvolve({
         loaded: config2,
-        outDir: path21.join(outDir, "evolve"),
+        outDir: path22.join(outDir, "evolve"),
         models,
         clock: options.clock,
         // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
         speedups: strategy !== "ecdysis-serial"
       });
-      await writeEvolveReports({ outDir: path21.join(outDir, "evolve"), result });
+      await writeEvolveReports({ outDir: path22.join(outDir, "evolve"), result });
       return result;
     } finally {
       await models.close();
@@ -66263,8 +66297,8 @@ var comparedArms = [
 var allWorlds = "all worlds";
 function computeComparisons(runs, bootstrap) {
   const comparisons = [];
-  const budgets2 = [...new Set(runs.map((run2) => run2.budgetEvals))].sort((a, b) => a - b);
-  const refiners = [...new Set(runs.map((run2) => run2.refiner))].sort();
+  const budgets2 = [...new Set(runs.map((run3) => run3.budgetEvals))].sort((a, b) => a - b);
+  const refiners = [...new Set(runs.map((run3) => run3.refiner))].sort();
   for (const budgetEvals of budgets2) {
     for (const refiner of refiners) {
       for (const [left, right] of comparedArms) {
@@ -66291,12 +66325,12 @@ function computeComparisons(runs, bootstrap) {
 }
 function pairRuns(options) {
   const { runs, budgetEvals, refiner } = options;
-  const scoped = runs.filter((run2) => run2.budgetEvals === budgetEvals && run2.refiner === refiner);
-  const key = (run2) => `${run2.world}\0${run2.seed}`;
+  const scoped = runs.filter((run3) => run3.budgetEvals === budgetEvals && run3.refiner === refiner);
+  const key = (run3) => `${run3.world}\0${run3.seed}`;
   const rights = new Map(
-    scoped.filter((run2) => run2.strategy === options.right).map((run2) => [key(run2), run2])
+    scoped.filter((run3) => run3.strategy === options.right).map((run3) => [key(run3), run3])
   );
-  return scoped.filter((run2) => run2.strategy === options.left).flatMap((left) => {
+  return scoped.filter((run3) => run3.strategy === options.left).flatMap((left) => {
     const right = rights.get(key(left));
     return right ? [pairFigures({ left, right })] : [];
   });
@@ -66367,25 +66401,25 @@ function findComparison(comparisons, query) {
 // src/bench/conduct-claims.ts
 var baselineSpendShare = 0.8;
 function accommodationCheck(runs, base) {
-  const total = runs.reduce((sum, run2) => sum + run2.accommodations, 0);
+  const total = runs.reduce((sum, run3) => sum + run3.accommodations, 0);
   return {
     ...base,
     claim: "no-accommodations",
     verdict: total === 0 ? "yes" : "no",
     measured: `${total} in ${runs.length} runs`,
     explanation: total === 0 ? void 0 : runs.flatMap(
-      (run2) => run2.accommodationReasons.map((reason) => `${run2.world} seed ${run2.seed}: ${reason}`)
+      (run3) => run3.accommodationReasons.map((reason) => `${run3.world} seed ${run3.seed}: ${reason}`)
     ).join("; ")
   };
 }
-function spentFairly(run2) {
-  return run2.stoppedBy === "no-failures" || run2.stoppedBy === "attempts-exhausted" || run2.rollouts >= baselineSpendShare * run2.budgetRollouts;
+function spentFairly(run3) {
+  return run3.stoppedBy === "no-failures" || run3.stoppedBy === "attempts-exhausted" || run3.rollouts >= baselineSpendShare * run3.budgetRollouts;
 }
 function fairBaselineCheck(runs, base) {
-  const unfair = runs.filter((run2) => !spentFairly(run2));
-  const spent = median(runs.map((run2) => run2.rollouts / run2.budgetRollouts)) ?? 0;
+  const unfair = runs.filter((run3) => !spentFairly(run3));
+  const spent = median(runs.map((run3) => run3.rollouts / run3.budgetRollouts)) ?? 0;
   const exhausted = runs.filter(
-    (run2) => run2.stoppedBy === "attempts-exhausted" && run2.rollouts < baselineSpendShare * run2.budgetRollouts
+    (run3) => run3.stoppedBy === "attempts-exhausted" && run3.rollouts < baselineSpendShare * run3.budgetRollouts
   ).length;
   const nothingNew = exhausted > 0 ? `; ${exhausted} stopped with nothing new to evaluate` : "";
   return {
@@ -66393,7 +66427,7 @@ function fairBaselineCheck(runs, base) {
     claim: "fair-baseline",
     verdict: unfair.length === 0 ? "yes" : "no",
     measured: `${runs.length - unfair.length} of ${runs.length} runs (median ${(spent * 100).toFixed(0)}% of budget spent${nothingNew})`,
-    explanation: unfair.length === 0 ? void 0 : `Stopped early: ${unfair.map((run2) => `${run2.world} seed ${run2.seed} (${run2.stoppedBy}, ${run2.unspentRollouts} of ${run2.budgetRollouts} unspent)`).join("; ")}.`
+    explanation: unfair.length === 0 ? void 0 : `Stopped early: ${unfair.map((run3) => `${run3.world} seed ${run3.seed} (${run3.stoppedBy}, ${run3.unspentRollouts} of ${run3.budgetRollouts} unspent)`).join("; ")}.`
   };
 }
 
@@ -66422,7 +66456,7 @@ function checkClaims(result) {
 function claimsFor(options) {
   const { result, budgetEvals, scope } = options;
   const runs = result.runs.filter(
-    (run2) => run2.budgetEvals === budgetEvals && run2.refiner === "world" && (scope === allWorlds || run2.world === scope)
+    (run3) => run3.budgetEvals === budgetEvals && run3.refiner === "world" && (scope === allWorlds || run3.world === scope)
   );
   const iterative = findComparison(result.comparisons, {
     left: "ecdysis",
@@ -66450,9 +66484,9 @@ function claimsFor(options) {
       explanation: verdict === "yes" ? void 0 : "Spending the budget on repeated samples and a majority vote did as well as evolving the harness here."
     });
   }
-  const ecdysis = runs.filter((run2) => run2.strategy === "ecdysis");
+  const ecdysis = runs.filter((run3) => run3.strategy === "ecdysis");
   if (ecdysis.length > 0) checks.push(accommodationCheck(ecdysis, base));
-  const baseline = runs.filter((run2) => run2.strategy === "iterative");
+  const baseline = runs.filter((run3) => run3.strategy === "iterative");
   if (baseline.length > 0) checks.push(fairBaselineCheck(baseline, base));
   return checks;
 }
@@ -66536,7 +66570,7 @@ function speedExplanation(comparison, runs) {
   const failed3 = comparison.pairs.filter((pair) => pair.timeToMatch?.status === "not-reached");
   const reached = failed3.length === 0 ? "" : ` Ecdysis never reached the baseline's best held-out accuracy on ${failed3.map((pair) => `${pair.world} seed ${pair.seed}`).join(", ")} (0\xD7 each).`;
   const first = (strategy) => median(
-    runs.filter((run2) => run2.strategy === strategy && run2.probe && run2.probe.points.length > 1).map((run2) => run2.probe?.points[1]?.elapsedMs ?? 0)
+    runs.filter((run3) => run3.strategy === strategy && run3.probe && run3.probe.points.length > 1).map((run3) => run3.probe?.points[1]?.elapsedMs ?? 0)
   );
   const e = first("ecdysis");
   const i = first("iterative");
@@ -66618,15 +66652,15 @@ function headlineTable(result, budgetEvals) {
       scope
     });
     const runs = result.runs.filter(
-      (run2) => run2.budgetEvals === budgetEvals && run2.refiner === "world" && (scope === allWorlds || run2.world === scope)
+      (run3) => run3.budgetEvals === budgetEvals && run3.refiner === "world" && (scope === allWorlds || run3.world === scope)
     );
     const x = iterative.figures;
     const heldout = `${armMedian(
-      runs.filter((run2) => run2.strategy === "ecdysis"),
-      (run2) => run2.heldoutAccuracy
+      runs.filter((run3) => run3.strategy === "ecdysis"),
+      (run3) => run3.heldoutAccuracy
     )} / ${armMedian(
-      runs.filter((run2) => run2.strategy === "iterative"),
-      (run2) => run2.heldoutAccuracy
+      runs.filter((run3) => run3.strategy === "iterative"),
+      (run3) => run3.heldoutAccuracy
     )}`;
     return [
       `| ${scope} | ${formatEstimate(x.timeToMatch, f.ratio)} | ${matchCounts(iterative)} | ${reverseText(iterative)} | ${formatEstimate(x.aucDiff, f.points)} | ${formatEstimate(x.wallRatio, f.ratio)} | ${formatEstimate(x.rolloutsRatio, f.ratio)} | ${heldout} | ${formatEstimate(x.heldoutDiff, f.points)} | ${formatEstimate(sampling?.figures.heldoutDiff ?? null, f.points)} |`
@@ -66640,18 +66674,18 @@ function headlineTable(result, budgetEvals) {
 }
 function budgetUseTable(result) {
   const groups = /* @__PURE__ */ new Map();
-  for (const run2 of result.runs) {
-    if (run2.strategy === "sampling") continue;
-    const key = `${run2.budgetEvals}\0${run2.world}\0${run2.refiner}\0${run2.strategy}`;
-    groups.set(key, [...groups.get(key) ?? [], run2]);
+  for (const run3 of result.runs) {
+    if (run3.strategy === "sampling") continue;
+    const key = `${run3.budgetEvals}\0${run3.world}\0${run3.refiner}\0${run3.strategy}`;
+    groups.set(key, [...groups.get(key) ?? [], run3]);
   }
   const rows = [...groups.values()].map((runs) => {
     const first = runs[0];
     const stops = /* @__PURE__ */ new Map();
-    for (const run2 of runs) stops.set(run2.stoppedBy, (stops.get(run2.stoppedBy) ?? 0) + 1);
+    for (const run3 of runs) stops.set(run3.stoppedBy, (stops.get(run3.stoppedBy) ?? 0) + 1);
     const stopped = [...stops].map(([reason, count6]) => `${reason} \xD7${count6}`).join(", ");
-    const unspent = runs.map((run2) => run2.unspentRollouts);
-    const spent = median(runs.map((run2) => run2.rollouts / run2.budgetRollouts)) ?? 0;
+    const unspent = runs.map((run3) => run3.unspentRollouts);
+    const spent = median(runs.map((run3) => run3.rollouts / run3.budgetRollouts)) ?? 0;
     const refiner = first.refiner === "neutral" ? " (neutral refiner)" : "";
     return `| ${first.budgetEvals} (${first.budgetRollouts} rollouts) | ${first.world}${refiner} | ${first.strategy} | ${stopped} | ${f.share(spent)} | ${median(unspent)} (max ${Math.max(...unspent)}) |`;
   });
@@ -66701,7 +66735,7 @@ function pairTable(result, budgetEvals) {
   });
   if (!comparison) return "No world \xD7 seed had both Ecdysis and iterative at this budget.";
   const find = (world2, seed2, strategy) => result.runs.find(
-    (run2) => run2.budgetEvals === budgetEvals && run2.refiner === "world" && run2.world === world2 && run2.seed === seed2 && run2.strategy === strategy
+    (run3) => run3.budgetEvals === budgetEvals && run3.refiner === "world" && run3.world === world2 && run3.seed === seed2 && run3.strategy === strategy
   );
   const seconds = (ms) => ms === null || ms === void 0 ? "\u2013" : `${(ms / 1e3).toFixed(2)} s`;
   return [
@@ -66724,8 +66758,8 @@ function median2(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 function reachCell(runs, pick3) {
-  const got = runs.flatMap((run2) => {
-    const reach = pick3(run2);
+  const got = runs.flatMap((run3) => {
+    const reach = pick3(run3);
     return reach ? [reach] : [];
   });
   if (got.length === 0) return `0 of ${runs.length}`;
@@ -66735,26 +66769,26 @@ function reachCell(runs, pick3) {
   return `${got.length} of ${runs.length}: ${wall}, ${rollouts} rollouts, ${calls} calls`;
 }
 function ceilingTable(runs) {
-  const scored = runs.filter((run2) => run2.ceiling !== null && run2.ceilingShare !== null);
+  const scored = runs.filter((run3) => run3.ceiling !== null && run3.ceilingShare !== null);
   if (scored.length === 0) return "No run has a ceiling (no held-out ground truth).";
   const groups = /* @__PURE__ */ new Map();
-  const add2 = (key, run2) => groups.set(key, [...groups.get(key) ?? [], run2]);
-  for (const run2 of scored) {
-    const arm = run2.strategy + (run2.refiner === "neutral" ? " (neutral refiner)" : "");
-    add2(`${run2.budgetEvals}\0${run2.world}\0${arm}`, run2);
-    add2(`${run2.budgetEvals}\0~all worlds\0${arm}`, run2);
+  const add2 = (key, run3) => groups.set(key, [...groups.get(key) ?? [], run3]);
+  for (const run3 of scored) {
+    const arm = run3.strategy + (run3.refiner === "neutral" ? " (neutral refiner)" : "");
+    add2(`${run3.budgetEvals}\0${run3.world}\0${arm}`, run3);
+    add2(`${run3.budgetEvals}\0~all worlds\0${arm}`, run3);
   }
   const rows = [...groups.entries()].sort(([a], [b]) => a.localeCompare(b, "en", { numeric: true })).map(([key, group2]) => {
     const [budget, world2, arm] = key.split("\0");
-    const shares = group2.map((run2) => run2.ceilingShare);
+    const shares = group2.map((run3) => run3.ceilingShare);
     return [
       budget,
       world2.replace("~", ""),
       arm,
-      formatters.accuracy(median2(group2.map((run2) => run2.ceiling))),
+      formatters.accuracy(median2(group2.map((run3) => run3.ceiling))),
       `${formatters.accuracy(median2(shares))} (lowest ${formatters.accuracy(Math.min(...shares))})`,
-      reachCell(group2, (run2) => run2.reach90),
-      reachCell(group2, (run2) => run2.reach95)
+      reachCell(group2, (run3) => run3.reach90),
+      reachCell(group2, (run3) => run3.reach95)
     ].join(" | ");
   });
   return [
@@ -66859,26 +66893,26 @@ function threeUnitTable(result, budgetEvals) {
 function pairsOf(n, wallN) {
   return n !== void 0 && n !== wallN ? ` (${n} pairs)` : "";
 }
-function noEditText(run2) {
-  const unspent = `${run2.unspentRollouts} of ${run2.budgetRollouts} rollouts unspent`;
-  const left = run2.heldoutSystematicTasks === null ? "systematic deficiencies left: not recorded (no ground truth in this record)" : `${run2.heldoutSystematicTasks} of ${run2.heldoutTasks} held-out tasks with a systematic deficiency left`;
-  return `seed ${run2.seed}: stopped by ${run2.stoppedBy}, ${unspent}; ${left}`;
+function noEditText(run3) {
+  const unspent = `${run3.unspentRollouts} of ${run3.budgetRollouts} rollouts unspent`;
+  const left = run3.heldoutSystematicTasks === null ? "systematic deficiencies left: not recorded (no ground truth in this record)" : `${run3.heldoutSystematicTasks} of ${run3.heldoutTasks} held-out tasks with a systematic deficiency left`;
+  return `seed ${run3.seed}: stopped by ${run3.stoppedBy}, ${unspent}; ${left}`;
 }
 function noEditTable(runs) {
-  const idle = runs.filter((run2) => run2.strategy !== "sampling" && run2.acceptedEdits === 0);
+  const idle = runs.filter((run3) => run3.strategy !== "sampling" && run3.acceptedEdits === 0);
   if (idle.length === 0) return "No Ecdysis or iterative run ended with no accepted edit.";
   const groups = /* @__PURE__ */ new Map();
-  for (const run2 of runs) {
-    if (run2.strategy === "sampling") continue;
-    const arm = run2.strategy + (run2.refiner === "neutral" ? " (neutral refiner)" : "");
-    const key = `${run2.budgetEvals}\0${run2.world}\0${arm}`;
-    groups.set(key, [...groups.get(key) ?? [], run2]);
+  for (const run3 of runs) {
+    if (run3.strategy === "sampling") continue;
+    const arm = run3.strategy + (run3.refiner === "neutral" ? " (neutral refiner)" : "");
+    const key = `${run3.budgetEvals}\0${run3.world}\0${arm}`;
+    groups.set(key, [...groups.get(key) ?? [], run3]);
   }
   const rows = [...groups.entries()].sort(([a], [b]) => a.localeCompare(b, "en", { numeric: true })).flatMap(([key, group2]) => {
-    const none = group2.filter((run2) => run2.acceptedEdits === 0);
+    const none = group2.filter((run3) => run3.acceptedEdits === 0);
     if (none.length === 0) return [];
-    const known = none.filter((run2) => run2.heldoutSystematicTasks !== null);
-    const left = known.filter((run2) => (run2.heldoutSystematicTasks ?? 0) > 0).length;
+    const known = none.filter((run3) => run3.heldoutSystematicTasks !== null);
+    const left = known.filter((run3) => (run3.heldoutSystematicTasks ?? 0) > 0).length;
     const leftText = known.length === none.length ? String(left) : `${left} of ${known.length} known`;
     const [budget, world2, arm] = key.split("\0");
     const why = none.map(noEditText).join("; ");
@@ -66955,9 +66989,9 @@ function runsTable(runs) {
   return [
     "| world | refiner | budget | seed | arm | stopped by | training time | rollouts (unspent) | LLM calls | train acc. | held-out acc. (seed \u2192 final) | probe best | edits | accommodations | ineffective | purity |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ...runs.map((run2) => {
-      const best = run2.probe ? f2.accuracy(Math.max(...run2.probe.points.map((point) => point.accuracy))) : "\u2013";
-      return `| ${run2.world} | ${run2.refiner} | ${run2.budgetEvals} | ${run2.seed} | ${run2.strategy} | ${run2.stoppedBy} | ${f2.seconds(run2.wallMs)} | ${run2.rollouts} (${run2.unspentRollouts}) | ${run2.llmCalls} | ${f2.accuracy(run2.trainAccuracy)} | ${f2.accuracy(run2.seedHeldoutAccuracy)} \u2192 ${f2.accuracy(run2.heldoutAccuracy)} | ${best} | ${run2.acceptedEdits} | ${run2.accommodations} | ${run2.ineffectiveEdits} | ${run2.patternPurity === null ? "\u2013" : f2.accuracy(run2.patternPurity)} |`;
+    ...runs.map((run3) => {
+      const best = run3.probe ? f2.accuracy(Math.max(...run3.probe.points.map((point) => point.accuracy))) : "\u2013";
+      return `| ${run3.world} | ${run3.refiner} | ${run3.budgetEvals} | ${run3.seed} | ${run3.strategy} | ${run3.stoppedBy} | ${f2.seconds(run3.wallMs)} | ${run3.rollouts} (${run3.unspentRollouts}) | ${run3.llmCalls} | ${f2.accuracy(run3.trainAccuracy)} | ${f2.accuracy(run3.seedHeldoutAccuracy)} \u2192 ${f2.accuracy(run3.heldoutAccuracy)} | ${best} | ${run3.acceptedEdits} | ${run3.accommodations} | ${run3.ineffectiveEdits} | ${run3.patternPurity === null ? "\u2013" : f2.accuracy(run3.patternPurity)} |`;
     })
   ].join("\n");
 }
@@ -66980,7 +67014,7 @@ function settingsLine(result) {
 function executionLine(result) {
   if (!result.execution) return "Runs executed one after another in one process.";
   const { code: code2, processes, reusedRuns } = result.execution;
-  const commit = code2.commit ? ` at commit ${code2.commit.slice(0, 12)}${code2.dirty ? " with uncommitted changes" : ""}` : "";
+  const commit = code2.commit ? ` at commit ${code2.commit.slice(0, 12)}${code2.dirty ? ` with uncommitted changes${code2.changes ? ` (${code2.changes.slice(0, 12)})` : ""}` : ""}` : "";
   const side2 = processes === 1 ? "Runs executed one after another in one process." : `Runs executed in ${processes} bench processes side by side (seeds split between them), each running its runs one after another: on ${result.machine.cores} cores the processes share the CPU, so wall times include some contention.`;
   const reused = processes === 1 && reusedRuns > 0 ? ` ${reusedRuns} of ${result.runs.length} runs were taken from the records of an earlier bench in the same folder (\`--resume\`), made by the same code under the same settings.` : "";
   return `Ecdysis ${code2.version}${commit}. ${side2}${reused}`;
@@ -67409,6 +67443,12 @@ var machineSchema = external_exports.object({
   platform: external_exports.string(),
   memoryGb: external_exports.number()
 });
+var benchCodeSchema = external_exports.object({
+  version: external_exports.string(),
+  commit: external_exports.string().optional(),
+  dirty: external_exports.boolean(),
+  changes: external_exports.string().optional()
+});
 var benchResultSchema = external_exports.object({
   version: external_exports.literal(2),
   date: external_exports.string(),
@@ -67432,7 +67472,7 @@ var benchResultSchema = external_exports.object({
   }),
   /** How the runs were made: the code, how many processes side by side, how many were reused. */
   execution: external_exports.object({
-    code: external_exports.object({ version: external_exports.string(), commit: external_exports.string().optional(), dirty: external_exports.boolean() }),
+    code: benchCodeSchema,
     /** Bench processes that made the runs side by side (each runs its own one after another). */
     processes: external_exports.number().int().positive(),
     /** Runs recorded by an earlier bench in the same folder under the same key (`resume`). */
@@ -67643,7 +67683,7 @@ function describeMachine() {
 
 // src/bench/run-bench.ts
 import { mkdir as mkdir19, rename as rename12, writeFile as writeFile17 } from "node:fs/promises";
-import path22 from "node:path";
+import path23 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -67693,7 +67733,7 @@ var runRecordFile = "bench-run.json";
 var runRecordSchema = external_exports.object({
   format: external_exports.literal(1),
   key: external_exports.string(),
-  code: external_exports.object({ version: external_exports.string(), commit: external_exports.string().optional(), dirty: external_exports.boolean() }),
+  code: benchCodeSchema,
   run: benchRunSchema
 });
 function runRecordKey(parts) {
@@ -67710,12 +67750,12 @@ function runRecordKey(parts) {
       settings.temperature
     ],
     probeTaskIds: probeTaskIds2,
-    code: [code2.version, code2.commit ?? null]
+    code: [code2.version, code2.commit ?? null, ...code2.dirty ? [code2.changes ?? null] : []]
   });
   return createHash("sha256").update(canonical).digest("hex");
 }
 function reusableCode(code2) {
-  return code2.commit !== void 0 && !code2.dirty;
+  return code2.commit !== void 0 && (!code2.dirty || code2.changes !== void 0);
 }
 async function readRunRecord(runDir, key) {
   let text3;
@@ -67912,16 +67952,16 @@ function spread(values) {
 }
 function summariseArms(runs, world2) {
   const groups = /* @__PURE__ */ new Map();
-  for (const run2 of runs) {
-    if (world2 !== void 0 && run2.world !== world2) continue;
-    const key = `${run2.budgetEvals}\0${run2.refiner}\0${run2.strategy}`;
-    groups.set(key, [...groups.get(key) ?? [], run2]);
+  for (const run3 of runs) {
+    if (world2 !== void 0 && run3.world !== world2) continue;
+    const key = `${run3.budgetEvals}\0${run3.refiner}\0${run3.strategy}`;
+    groups.set(key, [...groups.get(key) ?? [], run3]);
   }
   return [...groups.values()].map((group2) => {
     const figures = {};
-    for (const figure of benchFigures) figures[figure] = spread(group2.map((run2) => run2[figure]));
+    for (const figure of benchFigures) figures[figure] = spread(group2.map((run3) => run3[figure]));
     const stoppedBy = {};
-    for (const run2 of group2) stoppedBy[run2.stoppedBy] = (stoppedBy[run2.stoppedBy] ?? 0) + 1;
+    for (const run3 of group2) stoppedBy[run3.stoppedBy] = (stoppedBy[run3.stoppedBy] ?? 0) + 1;
     return {
       strategy: group2[0].strategy,
       refiner: group2[0].refiner,
@@ -67948,7 +67988,7 @@ async function runBench(input2) {
   const benchStarted = clock.now();
   const code2 = given ?? await currentCode();
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path22.resolve(options.outDir);
+  const outDir = path23.resolve(options.outDir);
   const worlds = await describeWorlds(engine, options.worlds);
   const session = {
     options,
@@ -67973,9 +68013,9 @@ async function runBench(input2) {
     elapsedMs: () => options.startedAtMs === void 0 ? clock.now() - benchStarted : Date.now() - options.startedAtMs
   });
   await mkdir19(outDir, { recursive: true });
-  await writeAtomically(path22.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await writeAtomically(path23.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path22.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path23.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 async function describeWorlds(engine, named) {
@@ -67986,7 +68026,7 @@ async function describeWorlds(engine, named) {
 }
 async function runWorldSeed(session, world2, seed2) {
   const { options, engine, outDir } = session;
-  const projectDir = path22.join(outDir, "projects", `${safeName(world2.name)}-seed${seed2}`);
+  const projectDir = path23.join(outDir, "projects", `${safeName(world2.name)}-seed${seed2}`);
   const project = await engine.prepareProject({ world: world2, seed: seed2, dir: projectDir });
   const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
   const taskIds = probeTaskIds({
@@ -68003,7 +68043,7 @@ async function runWorldSeed(session, world2, seed2) {
       maxIterations: options.maxIterations,
       temperature: options.temperature
     };
-    const runDir = path22.join(outDir, "runs", runFolder(world2.name, seed2, plan));
+    const runDir = path23.join(outDir, "runs", runFolder(world2.name, seed2, plan));
     const { code: code2 } = session;
     const key = runRecordKey({ world: world2, seed: seed2, plan, settings, probeTaskIds: taskIds, code: code2 });
     const recorded = session.canReuse ? await readRunRecord(runDir, key) : void 0;
@@ -68013,7 +68053,7 @@ async function runWorldSeed(session, world2, seed2) {
       session.onRun?.(recorded, session.runs.length - 1, session.total, true);
       continue;
     }
-    const run2 = await measureRun(session, {
+    const run3 = await measureRun(session, {
       world: world2,
       seed: seed2,
       plan,
@@ -68025,10 +68065,10 @@ async function runWorldSeed(session, world2, seed2) {
     });
     if (reusableCode(code2)) {
       await mkdir19(runDir, { recursive: true });
-      await writeRunRecord(runDir, { key, code: code2, run: run2 });
+      await writeRunRecord(runDir, { key, code: code2, run: run3 });
     }
-    session.runs.push(run2);
-    session.onRun?.(run2, session.runs.length - 1, session.total, false);
+    session.runs.push(run3);
+    session.onRun?.(run3, session.runs.length - 1, session.total, false);
   }
 }
 async function measureRun(session, options) {
@@ -68094,9 +68134,15 @@ function assembleResult(input2) {
   };
 }
 async function currentCode() {
-  const { ecdysisVersion: ecdysisVersion2, gitState: gitState2, packageRoot: packageRoot2 } = await Promise.resolve().then(() => (init_config(), config_exports));
+  const { ecdysisVersion: ecdysisVersion2, gitState: gitState2, packageRoot: packageRoot2, uncommittedChanges: uncommittedChanges2 } = await Promise.resolve().then(() => (init_config(), config_exports));
   const git = await gitState2(packageRoot2());
-  return { version: ecdysisVersion2(), commit: git?.commit, dirty: git?.dirty ?? false };
+  const changes = git?.dirty ? await uncommittedChanges2(packageRoot2()) : void 0;
+  return {
+    version: ecdysisVersion2(),
+    commit: git?.commit,
+    dirty: git?.dirty ?? false,
+    ...changes ? { changes } : {}
+  };
 }
 function safeName(name3) {
   return name3.replace(/[^A-Za-z0-9._-]+/g, "_");
@@ -68147,17 +68193,17 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field: field2
   });
 }
-function resolvePath(io, path23) {
-  return resolve12(io.cwd, path23);
+function resolvePath(io, path24) {
+  return resolve12(io.cwd, path24);
 }
-async function outFolder(io, path23) {
-  const folder = resolvePath(io, path23);
+async function outFolder(io, path24) {
+  const folder = resolvePath(io, path24);
   for (let at = folder; ; at = dirname10(at)) {
     const found = await stat6(at).catch(() => void 0);
     if (found && !found.isDirectory())
       throw new InputError(
         at,
-        at === folder ? "--out names a file, not a folder: name a folder (it is created when missing)" : `--out ${path23} lies under a file: name a folder`,
+        at === folder ? "--out names a file, not a folder: name a folder (it is created when missing)" : `--out ${path24} lies under a file: name a folder`,
         { field: "--out" }
       );
     if (found || dirname10(at) === at) return folder;
@@ -68276,10 +68322,10 @@ and bench.md says how the runs were made.
       ...raw,
       outDir,
       ...jobs > 1 ? { resume: true, processes: jobs, startedAtMs } : {},
-      onRun: (run2, index, total, reused) => {
+      onRun: (run3, index, total, reused) => {
         if (jobs > 1 && reused) return;
         io.stderr.write(
-          `bench: run ${index + 1}/${total} ${reused ? "reused" : "done"} (${run2.world} seed ${run2.seed} ${run2.strategy})
+          `bench: run ${index + 1}/${total} ${reused ? "reused" : "done"} (${run3.world} seed ${run3.seed} ${run3.strategy})
 `
         );
       }
@@ -68345,7 +68391,7 @@ async function runSideBySide(options) {
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile20, stat as stat7 } from "node:fs/promises";
+import { readFile as readFile21, stat as stat7 } from "node:fs/promises";
 import { join as join25, relative as relative7 } from "node:path";
 
 // src/report/run-comparison.ts
@@ -68511,18 +68557,18 @@ function formatComparison(comparison, names2) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path23) {
-  const isDir = await stat7(path23).then(
+async function readResult(path24) {
+  const isDir = await stat7(path24).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path23,
+        path24,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join25(path23, "result.json") : path23;
-  const text3 = await readFile20(file2, "utf8").catch(() => {
+  const file2 = isDir ? join25(path24, "result.json") : path24;
+  const text3 = await readFile21(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
       "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
@@ -68559,7 +68605,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path23) => readResult(resolvePath(io, path23)))
+      args.positionals.map((path24) => readResult(resolvePath(io, path24)))
     );
     const name3 = (file2) => relative7(io.cwd, file2) || file2;
     io.stdout.write(
@@ -69015,7 +69061,7 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile21, rm as rm9, writeFile as writeFile18 } from "node:fs/promises";
+import { readFile as readFile22, rm as rm9, writeFile as writeFile18 } from "node:fs/promises";
 import { join as join27 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
 var markerFile = (dir) => join27(dir, "shard.json");
@@ -69027,7 +69073,7 @@ async function writeShardMarker(dir, shard) {
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile21(markerFile(dir), "utf8");
+    text3 = await readFile22(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -69254,10 +69300,10 @@ import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join29, rel
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path23) {
-  const rel = relative8(cwd, path23);
+function pathFrom(cwd, path24) {
+  const rel = relative8(cwd, path24);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute5(rel) ? path23 : rel;
+  return rel.startsWith("..") || isAbsolute5(rel) ? path24 : rel;
 }
 function onPath2(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter2)) {
@@ -69407,7 +69453,7 @@ var evolveFlagsSchema = external_exports.object({
   phase: external_exports.enum(evolvePhases).default("all"),
   shard: external_exports.string().optional()
 }).strict();
-var exists = (path23) => access2(path23).then(
+var exists = (path24) => access2(path24).then(
   () => true,
   () => false
 );
@@ -69602,14 +69648,14 @@ init_zod();
 init_harness_schema();
 init_world_names();
 init_input_error();
-import { access as access3, copyFile, cp as cp3, mkdir as mkdir21, mkdtemp as mkdtemp4, readFile as readFile22, rm as rm11, writeFile as writeFile19 } from "node:fs/promises";
+import { access as access3, copyFile, cp as cp3, mkdir as mkdir21, mkdtemp as mkdtemp4, readFile as readFile23, rm as rm11, writeFile as writeFile19 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
 import { dirname as dirname11, join as join33, relative as relative9, resolve as resolve14, sep as sep8 } from "node:path";
 
 // src/github/harness-identity.ts
 function harnessName(harnessPath) {
-  const path23 = harnessPath.replace(/\\/g, "/").replace(/^(\.\/)+|\/+$/g, "").replace(/(^|\/)harness$/, "");
-  return path23.replace(/[^A-Za-z0-9._/-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-/]+|[-/]+$/g, "").slice(0, 60);
+  const path24 = harnessPath.replace(/\\/g, "/").replace(/^(\.\/)+|\/+$/g, "").replace(/(^|\/)harness$/, "");
+  return path24.replace(/[^A-Za-z0-9._/-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-/]+|[-/]+$/g, "").slice(0, 60);
 }
 
 // src/cli/init-command.ts
@@ -69690,18 +69736,18 @@ function ecdysisStep2(options) {
           phase: ${phase}${extra}
 ${endpoint}`;
 }
-function upload(name3, path23, always = false) {
+function upload(name3, path24, always = false) {
   return `      - uses: ${uploadAction}
 ${always ? "        if: always()   # a job cut short hands on what it finished\n" : ""}        with:
           name: ${name3}
-          path: ${path23}
+          path: ${path24}
           include-hidden-files: true
           overwrite: true`;
 }
-function download(what, path23) {
+function download(what, path24) {
   return `      - uses: ${downloadAction}
         with:
-${[...what, `path: ${path23}`].map((line) => `          ${line}`).join("\n")}`;
+${[...what, `path: ${path24}`].map((line) => `          ${line}`).join("\n")}`;
 }
 
 // src/cli/workflow-template.ts
@@ -69815,28 +69861,28 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path23) => access3(path23).then(
+var exists2 = (path24) => access3(path24).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path23) {
-  const current = await readFile22(path23, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path24) {
+  const current = await readFile23(path24, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile19(path23, `${ignoreLines.join("\n")}
+    await writeFile19(path24, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile19(path23, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile19(path24, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
 async function projectLayout(dir) {
   const base = findGitRoot(dir) ?? dir;
-  const fromBase = (path23) => relative9(base, join33(dir, path23)).split(sep8).join("/");
+  const fromBase = (path24) => relative9(base, join33(dir, path24)).split(sep8).join("/");
   const workflows = join33(base, ".github", "workflows");
   const first = join33(workflows, "ecdysis.yml");
   const name3 = harnessName(fromBase("harness")) || "harness";
@@ -69959,13 +70005,13 @@ async function writeProject(options) {
   }
 }
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile22(file2, "utf8");
-  for (const [path23, value] of [
+  let text3 = await readFile23(file2, "utf8");
+  for (const [path24, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path23, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path23}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path24, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path24}: ${result.reason}`);
     text3 = result.text;
   }
   await writeFile19(file2, text3);
@@ -70052,8 +70098,8 @@ DIR/command-output.schema.json: the JSON object a command harness prints on stdo
       ...jsonSchemas(),
       "command-output.schema.json": commandOutputJsonSchema()
     };
-    for (const path23 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
-      io.stdout.write(`wrote ${path23}
+    for (const path24 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path24}
 `);
     return 0;
   }

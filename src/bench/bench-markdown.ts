@@ -132,7 +132,7 @@ function executionLine(result: BenchResult): string {
   if (!result.execution) return "Runs executed one after another in one process.";
   const { code, processes, reusedRuns } = result.execution;
   const commit = code.commit
-    ? ` at commit ${code.commit.slice(0, 12)}${code.dirty ? " with uncommitted changes" : ""}`
+    ? ` at commit ${code.commit.slice(0, 12)}${code.dirty ? ` with uncommitted changes${code.changes ? ` (${code.changes.slice(0, 12)})` : ""}` : ""}`
     : "";
   const side =
     processes === 1

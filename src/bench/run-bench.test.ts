@@ -369,10 +369,16 @@ describe("runBench", () => {
     expect(runsOf(damaged)).toEqual([2]);
   });
 
-  it("never reuses runs made on a checkout with uncommitted changes", async () => {
+  // `--jobs` on uncommitted changes made every run twice: its processes recorded them, and the
+  // assembly pass could not name their code, so it made them all again, one after another.
+  it("reuses runs made on uncommitted changes only under the same changes, never unnamed ones", async () => {
     const outDir = await mkdtemp(path.join(os.tmpdir(), "bench-"));
-    const code = { version: "1.2.3", commit: "a".repeat(40), dirty: true };
-    for (let pass = 0; pass < 2; pass++) {
+    const made = async (code: {
+      version: string;
+      commit: string;
+      dirty: boolean;
+      changes?: string;
+    }) => {
       const fake = engine();
       await runBench({
         engine: fake,
@@ -387,8 +393,17 @@ describe("runBench", () => {
         bootstrapResamples: 200,
         outDir,
       });
-      expect(fake.calls.filter((call) => call.method === "runStrategy")).toHaveLength(1);
-    }
+      return fake.calls.filter((call) => call.method === "runStrategy").length;
+    };
+    const dirty = { version: "1.2.3", commit: "a".repeat(40), dirty: true };
+    expect(await made(dirty)).toBe(1);
+    expect(await made(dirty)).toBe(1);
+    expect(await made({ ...dirty, changes: "c".repeat(64) })).toBe(1);
+    expect(await made({ ...dirty, changes: "c".repeat(64) })).toBe(0);
+    expect(await made({ ...dirty, changes: "d".repeat(64) })).toBe(1);
+    expect(await readFile(path.join(outDir, "bench.md"), "utf8")).toContain(
+      "with uncommitted changes (dddddddddddd)",
+    );
   });
 
   it("runs the bundled worlds when none are named, and rejects unknown strategies", async () => {

@@ -115,7 +115,7 @@ interface BenchSession {
   engine: BenchEngine;
   clock: BenchClock;
   code: BenchCode;
-  /** `--resume` and the code is a clean checkout: recorded runs may be reused. */
+  /** `--resume` and the code is named (a commit, its uncommitted changes hashed): runs may be reused. */
   canReuse: boolean;
   outDir: string;
   /** Runs planned in the whole bench (for progress). */
@@ -263,9 +263,17 @@ function assembleResult(input: {
 }
 
 async function currentCode(): Promise<BenchCode> {
-  const { ecdysisVersion, gitState, packageRoot } = await import("../config/index.js");
+  const { ecdysisVersion, gitState, packageRoot, uncommittedChanges } = await import(
+    "../config/index.js"
+  );
   const git = await gitState(packageRoot());
-  return { version: ecdysisVersion(), commit: git?.commit, dirty: git?.dirty ?? false };
+  const changes = git?.dirty ? await uncommittedChanges(packageRoot()) : undefined;
+  return {
+    version: ecdysisVersion(),
+    commit: git?.commit,
+    dirty: git?.dirty ?? false,
+    ...(changes ? { changes } : {}),
+  };
 }
 
 function safeName(name: string): string {

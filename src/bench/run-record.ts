@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { SharedRunSettings } from "./engine.js";
 import type { PlannedRun } from "./run-plan.js";
-import { type BenchRun, type BenchWorld, benchRunSchema } from "./types.js";
+import { type BenchRun, type BenchWorld, benchCodeSchema, benchRunSchema } from "./types.js";
 
 /** The file a finished run's scored figures are kept in, inside the run's folder. */
 const runRecordFile = "bench-run.json";
@@ -14,14 +14,20 @@ export interface BenchCode {
   version: string;
   /** Undefined outside a git checkout. */
   commit?: string;
-  /** Uncommitted changes: such a run's code cannot be named, so it is never reused. */
+  /** Uncommitted changes. */
   dirty: boolean;
+  /**
+   * The name of those changes (config/git-changes.ts: a hash of the diff and the untracked
+   * files): a run made on them is reused only by a bench of the same commit and changes — the
+   * processes `--jobs` starts, a resumed bench. Without it, such a run is never reused.
+   */
+  changes?: string;
 }
 
 const runRecordSchema = z.object({
   format: z.literal(1),
   key: z.string(),
-  code: z.object({ version: z.string(), commit: z.string().optional(), dirty: z.boolean() }),
+  code: benchCodeSchema,
   run: benchRunSchema,
 });
 
@@ -51,14 +57,14 @@ export function runRecordKey(parts: {
       settings.temperature,
     ],
     probeTaskIds,
-    code: [code.version, code.commit ?? null],
+    code: [code.version, code.commit ?? null, ...(code.dirty ? [code.changes ?? null] : [])],
   });
   return createHash("sha256").update(canonical).digest("hex");
 }
 
-/** Whether runs made with this code may be reused later (a named, clean commit). */
+/** Whether runs made with this code may be reused later (a named commit, its changes named). */
 export function reusableCode(code: BenchCode): boolean {
-  return code.commit !== undefined && !code.dirty;
+  return code.commit !== undefined && (!code.dirty || code.changes !== undefined);
 }
 
 /**

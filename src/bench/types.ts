@@ -205,6 +205,14 @@ export const machineSchema = z.object({
 export type Machine = z.infer<typeof machineSchema>;
 
 /** `DIR/bench.json`. */
+/** The code a bench ran (src/bench/run-record.ts `BenchCode`). */
+export const benchCodeSchema = z.object({
+  version: z.string(),
+  commit: z.string().optional(),
+  dirty: z.boolean(),
+  changes: z.string().optional(),
+});
+
 export const benchResultSchema = z.object({
   version: z.literal(2),
   date: z.string(),
@@ -229,7 +237,7 @@ export const benchResultSchema = z.object({
   /** How the runs were made: the code, how many processes side by side, how many were reused. */
   execution: z
     .object({
-      code: z.object({ version: z.string(), commit: z.string().optional(), dirty: z.boolean() }),
+      code: benchCodeSchema,
       /** Bench processes that made the runs side by side (each runs its own one after another). */
       processes: z.number().int().positive(),
       /** Runs recorded by an earlier bench in the same folder under the same key (`resume`). */

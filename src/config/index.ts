@@ -3,6 +3,7 @@ export { checkConfigPaths, repositoryRoot } from "./config-paths.js";
 export * from "./config-schema.js";
 export { configuredSecrets, githubTokenVariables } from "./configured-secrets.js";
 export { ecdysisVersion, packageRoot } from "./ecdysis-version.js";
+export { uncommittedChanges } from "./git-changes.js";
 export { gitState } from "./git-state.js";
 export {
   describeField,
