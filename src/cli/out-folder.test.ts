@@ -1,6 +1,6 @@
 import { access, cp, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "./testing/run-cli.js";
 
@@ -9,7 +9,12 @@ describe("--out that is a file", () => {
     "ecdysis %s: an InputError naming --out before any rollout",
     async (command) => {
       const dir = await mkdtemp(join(tmpdir(), "ecdysis-out-file-"));
-      await cp(join(repoRoot, "examples", "quickstart"), dir, { recursive: true });
+      // Not the example's own .ecdysis: `npm start` leaves its cache there.
+      const example = join(repoRoot, "examples", "quickstart");
+      await cp(example, dir, {
+        recursive: true,
+        filter: (source) => !relative(example, source).split(sep).includes(".ecdysis"),
+      });
       await writeFile(join(dir, "results.txt"), "not a folder\n");
       for (const out of ["results.txt", "results.txt/run"]) {
         const run = await runCli([command, "--config", "ecdysis.yml", "--out", out], { cwd: dir });
