@@ -55062,7 +55062,7 @@ var init_stratified_sample = __esm({
 function narrowPatterns(options) {
   const { context, state, batchSize, use } = options;
   const left = context.rolloutsLeft?.();
-  if (left === void 0 || left <= 2 * batchSize) return [];
+  if (left === void 0 ? use === "last-resort" : left <= 2 * batchSize) return [];
   const scope = {
     maxAttempts: context.config.evolve.ecdysis.maxAttemptsPerPattern,
     harnessHash: state.harness.hash,

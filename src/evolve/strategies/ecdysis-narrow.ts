@@ -26,7 +26,7 @@ export type NarrowUse = "rider" | "last-resort";
  * patterns) with a `rider` or `last-resort` reason: model-specific only for want of support (not
  * flaky, model-only or unknown to the model), at least two tasks, attempts left on this harness
  * (the configured `maxAttemptsPerPattern`, not the budget-grown limit), and only while two
- * batches still fit in the budget.
+ * batches still fit in the budget (a last resort needs a rollout limit; a rider does not).
  */
 export function narrowPatterns(options: {
   context: RunContext;
@@ -37,7 +37,8 @@ export function narrowPatterns(options: {
 }): FailurePattern[] {
   const { context, state, batchSize, use } = options;
   const left = context.rolloutsLeft?.();
-  if (left === undefined || left <= 2 * batchSize) return [];
+  // A last resort spends budget left over, so needs a limit; a rider is there for speed.
+  if (left === undefined ? use === "last-resort" : left <= 2 * batchSize) return [];
   const scope = {
     maxAttempts: context.config.evolve.ecdysis.maxAttemptsPerPattern,
     harnessHash: state.harness.hash,
@@ -62,7 +63,7 @@ export function narrowPatterns(options: {
  * A rider's reason names no budget figure: riders are also selected for the refinement started
  * ahead, while re-samples may be spending, and the roles' request must not depend on that timing.
  */
-function narrowWhy(use: NarrowUse, left: number): string {
+function narrowWhy(use: NarrowUse, left: number | undefined): string {
   return use === "rider"
     ? "attempted with typed settings only, alongside the systematic patterns"
     : `attempted with typed settings only: no systematic pattern is left to attempt and ${left} rollouts remain`;

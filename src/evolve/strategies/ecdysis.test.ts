@@ -623,6 +623,16 @@ describe("ecdysis strategy", () => {
     ]);
   });
 
+  // A rider is there for speed, not to spend budget left over: without a rollout limit it rides too.
+  it("lets a narrow pattern ride along without a rollout limit, unlike the last resort", async () => {
+    const { calls } = await run({
+      ...calcAndSteps,
+      evolve: { maxIterations: 1, ecdysis: { repairRegressions: false } },
+      propose: settingAndRuleForSteps,
+    });
+    expect(calls.refine[0].patterns.map((pattern) => pattern.name)).toEqual(["calc", "steps"]);
+  });
+
   // Issue #27 item 3, seen on the bench (sparse seed 9): a 2-task context-loss pattern stayed
   // below the support threshold and the run stopped with 318 rollouts unspent. Before such a stop,
   // a narrow pattern is attempted with typed settings only; a text edit for it is dropped.
@@ -652,13 +662,7 @@ describe("ecdysis strategy", () => {
 
   it("stops after the configured attempts when the roles give a narrow pattern only text edits", async () => {
     const { result, calls } = await run({
-      train: [
-        ...specs({ prefix: "c", count: 4, fault: "calc" }),
-        ...specs({ prefix: "s", count: 2, fault: "steps" }),
-        ...specs({ prefix: "n", count: 6 }),
-      ],
-      heldout: specs({ prefix: "h", count: 2, fault: "steps" }),
-      temperature: 0,
+      ...calcAndSteps,
       evolve: {
         maxIterations: 6,
         budget: { rollouts: 200 },
