@@ -19,7 +19,8 @@ import type { IterationSteps, RefineRequest } from "./steps.js";
 /**
  * An ecdysis proposal: a stratified train batch under the current harness → cross-instance
  * diagnosis (src/diagnose: where a failure pattern is born) → collaborative refinement of the
- * systematic patterns that still have attempts left → the guards. Stops when the batch has no
+ * systematic patterns that still have attempts left, narrow riders beside them (ecdysis-select.ts)
+ * → the guards. Stops when the batch has no
  * failure or no systematic pattern is left to attempt; a proposal identical to one rejected on
  * this harness is refused without validation.
  */
