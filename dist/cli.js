@@ -55079,10 +55079,15 @@ function narrowPatterns(options) {
 function narrowWhy(use, left) {
   return use === "rider" ? "attempted with typed settings only, alongside the systematic patterns" : `attempted with typed settings only: no systematic pattern is left to attempt and ${left} rollouts remain`;
 }
-function typedSettingsFor(refinement, narrow, use) {
-  const narrowKeys = new Set(narrow.flatMap((pattern) => [pattern.id, pattern.name]));
-  const onlyNarrow = (edit) => edit.patterns.length === 0 ? use === "last-resort" : edit.patterns.every((key) => narrowKeys.has(key));
-  const dropped = refinement.edits.filter((edit) => onlyNarrow(edit) && !isTypedSetting(edit));
+function typedSettingsFor(refinement, refined, use) {
+  const narrow = (pattern) => pattern.reasons.some((reason) => reason.code === use);
+  if (!refined.some(narrow)) return refinement;
+  const others = new Set(
+    refined.filter((pattern) => !narrow(pattern)).flatMap((pattern) => [pattern.id, pattern.name])
+  );
+  const dropped = refinement.edits.filter(
+    (edit) => !isTypedSetting(edit) && !edit.patterns.some((key) => others.has(key))
+  );
   if (dropped.length === 0) return refinement;
   return {
     ...refinement,
@@ -55245,7 +55250,7 @@ async function proposeEcdysis(options) {
   }
   const refinement = typedSettingsFor(
     await steps.refine({ stage: scope.key("refine"), request: { ...refine3, patterns: patterns2 } }),
-    patterns2.filter((pattern) => pattern.reasons.some((reason) => reason.code === "rider")),
+    patterns2,
     "rider"
   );
   return guarded({ context, state, seen, refinement, systematic: patterns2 });

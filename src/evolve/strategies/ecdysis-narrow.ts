@@ -70,22 +70,24 @@ function narrowWhy(use: NarrowUse, left: number | undefined): string {
 }
 
 /**
- * The refinement without the text edits that serve only `narrow` patterns, each dropped with why
- * (a text edit fitted to a narrow pattern's few tasks may name their items). An edit that names
- * a pattern outside `narrow` is kept whatever its kind; one that names none serves only the
- * narrow patterns in the last resort, where every pattern refined is narrow.
+ * The refinement without the text edits that serve only narrow patterns (those of `refined`
+ * relabelled for `use`), each dropped with why (a text edit fitted to a narrow pattern's few
+ * tasks may name their items). A text edit stays only when it names one of the other refined
+ * patterns — by id or name, as given: a key the model slipped or left out does not keep it.
  */
 export function typedSettingsFor(
   refinement: RefinementRecord,
-  narrow: readonly FailurePattern[],
+  refined: readonly FailurePattern[],
   use: NarrowUse,
 ): RefinementRecord {
-  const narrowKeys = new Set(narrow.flatMap((pattern) => [pattern.id, pattern.name]));
-  const onlyNarrow = (edit: PlannedEdit) =>
-    edit.patterns.length === 0
-      ? use === "last-resort"
-      : edit.patterns.every((key) => narrowKeys.has(key));
-  const dropped = refinement.edits.filter((edit) => onlyNarrow(edit) && !isTypedSetting(edit));
+  const narrow = (pattern: FailurePattern) => pattern.reasons.some((reason) => reason.code === use);
+  if (!refined.some(narrow)) return refinement;
+  const others = new Set(
+    refined.filter((pattern) => !narrow(pattern)).flatMap((pattern) => [pattern.id, pattern.name]),
+  );
+  const dropped = refinement.edits.filter(
+    (edit) => !isTypedSetting(edit) && !edit.patterns.some((key) => others.has(key)),
+  );
   if (dropped.length === 0) return refinement;
   return {
     ...refinement,

@@ -73,7 +73,7 @@ export async function proposeEcdysis(options: {
   }
   const refinement = typedSettingsFor(
     await steps.refine({ stage: scope.key("refine"), request: { ...refine, patterns } }),
-    patterns.filter((pattern) => pattern.reasons.some((reason) => reason.code === "rider")),
+    patterns,
     "rider",
   );
   return guarded({ context, state, seen, refinement, systematic: patterns });

@@ -623,6 +623,28 @@ describe("ecdysis strategy", () => {
     ]);
   });
 
+  // A real model may slip a pattern's key: a text edit for the rider that names "Steps" (not a
+  // refined pattern) must not stay as if it served the systematic ones.
+  it("drops a rider's text edit whose pattern key the model slipped", async () => {
+    const { result } = await run({
+      ...calcAndSteps,
+      evolve: { maxIterations: 1, ecdysis: { repairRegressions: false } },
+      propose: (patterns) =>
+        patterns.flatMap((pattern) =>
+          pattern.name === "steps"
+            ? [ruleEdit("steps", ["Steps"])]
+            : [ruleEdit("calc", [pattern.id])],
+        ),
+    });
+    const first = result.iterations[0];
+    expect(first.refinement?.edits.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+    ]);
+    expect(first.refinement?.droppedEdits.map((dropped) => dropped.reason)).toEqual([
+      expect.stringMatching(/^a rider of a narrow pattern takes typed settings only/),
+    ]);
+  });
+
   // A rider is there for speed, not to spend budget left over: without a rollout limit it rides too.
   it("lets a narrow pattern ride along without a rollout limit, unlike the last resort", async () => {
     const { calls } = await run({
