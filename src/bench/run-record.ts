@@ -9,20 +9,13 @@ import { type BenchRun, type BenchWorld, benchCodeSchema, benchRunSchema } from 
 /** The file a finished run's scored figures are kept in, inside the run's folder. */
 const runRecordFile = "bench-run.json";
 
-/** The code a run was made with: the Ecdysis version and the checkout's commit. */
-export interface BenchCode {
-  version: string;
-  /** Undefined outside a git checkout. */
-  commit?: string;
-  /** Uncommitted changes. */
-  dirty: boolean;
-  /**
-   * The name of those changes (config/git-changes.ts: a hash of the diff and the untracked
-   * files): a run made on them is reused only by a bench of the same commit and changes — the
-   * processes `--jobs` starts, a resumed bench. Without it, such a run is never reused.
-   */
-  changes?: string;
-}
+/**
+ * The code a run was made with: the Ecdysis version, the checkout's commit (undefined outside a
+ * git checkout), whether it had uncommitted changes and, when it did, their name
+ * (config/git-changes.ts): a run on uncommitted changes is reused only under the same changes —
+ * the processes `--jobs` starts, a resumed bench — and never when they could not be named.
+ */
+export type BenchCode = z.infer<typeof benchCodeSchema>;
 
 const runRecordSchema = z.object({
   format: z.literal(1),

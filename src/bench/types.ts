@@ -205,7 +205,7 @@ export const machineSchema = z.object({
 export type Machine = z.infer<typeof machineSchema>;
 
 /** `DIR/bench.json`. */
-/** The code a bench ran (src/bench/run-record.ts `BenchCode`). */
+/** The code a bench ran (`BenchCode` in src/bench/run-record.ts says what each field means). */
 export const benchCodeSchema = z.object({
   version: z.string(),
   commit: z.string().optional(),
