@@ -21523,11 +21523,19 @@ function singleTaskPhrases(train, skip) {
 function bare(word2) {
   return word2.replace(/[^\p{L}\p{M}\p{N}]+$/u, "");
 }
+function tasksNaming(phrases, tasks) {
+  if (phrases.length === 0) return [];
+  const index = answerIndex(phrases.map((text3) => ({ text: text3, sealed: false })));
+  return tasks.filter(
+    (task) => findAnswers({ index, tokens: contentTokens(normalTokens(task.input)) }).length > 0
+  ).map((task) => task.id);
+}
 var capitalised;
 var init_item_phrases = __esm({
   "src/harness/item-phrases.ts"() {
     "use strict";
     init_guard_text();
+    init_normal_form();
     init_text_features();
     init_answer_index();
     capitalised = new RegExp("^\\p{Lu}[\\p{L}\\p{M}\\p{N}'\u2019-]*$", "u");
@@ -50247,6 +50255,7 @@ var init_harness = __esm({
     init_glob();
     init_guard_context();
     init_hash();
+    init_item_phrases();
     init_label_words();
     init_load_harness();
     init_render();
@@ -55397,33 +55406,47 @@ var init_full_ahead = __esm({
 });
 
 // src/evolve/strategies/attribution.ts
+function itemNamesOf(options) {
+  const names2 = /* @__PURE__ */ new Map();
+  for (const flag of options.flags) {
+    const phrases = flag.words.filter((word2) => word2.why === "one-task").map((word2) => word2.text);
+    const flagged = JSON.stringify(flag.edit);
+    const edit = options.applied.find((applied) => JSON.stringify(applied) === flagged);
+    if (phrases.length > 0 && edit) names2.set(edit, tasksNaming(phrases, options.batch));
+  }
+  return names2;
+}
 function attributeChanges(options) {
   const { addressed, before, cheap } = options;
   const groups = /* @__PURE__ */ new Map();
-  for (const edit of options.applied) {
+  options.applied.forEach((edit, position) => {
     const named = addressed.filter(
       (pattern) => edit.patterns.includes(pattern.id) || edit.patterns.includes(pattern.name)
     );
     const patterns2 = named.length > 0 ? named : addressed;
-    const key = patterns2.map((pattern) => pattern.id).join(",");
+    const own2 = options.itemNames?.has(edit) ? `item ${position}:` : "";
+    const key = own2 + patterns2.map((pattern) => pattern.id).join(",");
     const group2 = groups.get(key) ?? { edits: [], patterns: patterns2 };
     group2.edits.push(edit);
     groups.set(key, group2);
-  }
+  });
   const fixed = new Set(cheap.fixed);
   const shifted = new Set(cheap.shifted ?? []);
   return [...groups.values()].map(({ edits, patterns: patterns2 }) => {
+    const names2 = options.itemNames?.get(edits[0]);
     const targets = [
       ...new Set(
         patterns2.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
       )
     ];
+    const credited = targets.filter((taskId) => fixed.has(taskId) && !names2?.includes(taskId));
     return {
       edits,
       patterns: patterns2,
       targets,
-      fixed: targets.filter((taskId) => fixed.has(taskId)),
-      shifted: targets.filter((taskId) => shifted.has(taskId))
+      fixed: credited,
+      shifted: targets.filter((taskId) => shifted.has(taskId)),
+      ...names2 ? { names: [...names2] } : {}
     };
   });
 }
@@ -55438,6 +55461,7 @@ function prunedChanges2(attributions) {
       patternNames: patternNames2
     });
     if (decision.accepted) return [];
+    const named = change2.names?.length ? `; it names the item of ${change2.names.join(", ")}, whose fix is not its credit` : "";
     return [
       {
         edits: change2.edits,
@@ -55445,7 +55469,7 @@ function prunedChanges2(attributions) {
         patternIds: change2.patterns.map((pattern) => pattern.id),
         kept: false,
         targets: change2.targets.length,
-        reason: decision.reason
+        reason: decision.reason + named
       }
     ];
   });
@@ -55453,6 +55477,7 @@ function prunedChanges2(attributions) {
 var init_attribution = __esm({
   "src/evolve/strategies/attribution.ts"() {
     "use strict";
+    init_harness();
     init_acceptance();
   }
 });
@@ -55465,7 +55490,8 @@ async function ablateRejected(options) {
     applied: options.kept,
     addressed: validation.addressed,
     before,
-    cheap: options.cheap
+    cheap: options.cheap,
+    itemNames: validation.itemNames
   });
   if (changes.length < 2) return void 0;
   const flipped = [...options.full.fixed, ...options.full.broken];
@@ -55516,7 +55542,8 @@ async function tryAlone(options) {
     stageSchemas.evaluation
   );
   const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run3.result));
-  const counts2 = { fixed: comparison.fixed.length, broken: comparison.broken.length };
+  const fixed = comparison.fixed.filter((id) => !change2.names?.includes(id));
+  const counts2 = { fixed: fixed.length, broken: comparison.broken.length };
   const judged = helpsAlone(counts2);
   return { edits: change2.edits, patterns: patterns2, ...counts2, kept: judged.accepted, reason: judged.reason };
 }
@@ -55564,7 +55591,7 @@ var init_cheap_subset = __esm({
 function uncertain(attributions) {
   if (attributions.length < 2) return [];
   return attributions.filter(
-    (change2) => change2.fixed.length > 0 && change2.fixed.length < change2.targets.length
+    (change2) => change2.fixed.length > 0 && (change2.fixed.length < change2.targets.length || change2.names !== void 0)
   );
 }
 async function creditPerEdit(options) {
@@ -55679,7 +55706,8 @@ async function pruneChanges(options) {
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without2 = await options.runCheap(rebuilt.harness, stage);
-    const putBack = worseWithout(cheap, without2);
+    const named = namedBy(attributions, changes);
+    const putBack = worseWithout(omitTasks(cheap, named), omitTasks(without2, named));
     const undone = putBack.accepted;
     const decision = undone ? putBack : promising(without2);
     const ran = { candidateHash: rebuilt.harness.hash, comparison: without2 };
@@ -55699,7 +55727,8 @@ function pruningAhead(validation, kept, cheap) {
     applied: kept,
     addressed: validation.addressed,
     before: validation.before,
-    cheap
+    cheap,
+    itemNames: validation.itemNames
   });
   return prunedChanges2(attributed).length > 0;
 }
@@ -55709,7 +55738,8 @@ async function attributionsOf(options) {
     applied: kept,
     addressed: validation.addressed,
     before: validation.before,
-    cheap: options.cheap
+    cheap: options.cheap,
+    itemNames: validation.itemNames
   });
   if (options.round > 1) return attributed;
   const credit = await creditPerEdit({
@@ -55764,6 +55794,17 @@ function withoutChanges(attributions, pruned) {
   const prunedEdits = new Set(pruned.flatMap((change2) => change2.edits));
   return attributions.filter((change2) => !change2.edits.some((edit) => prunedEdits.has(edit)));
 }
+function namedBy(attributions, pruned) {
+  const prunedEdits = new Set(pruned.flatMap((change2) => change2.edits));
+  return new Set(
+    attributions.filter((change2) => change2.edits.some((edit) => prunedEdits.has(edit))).flatMap((change2) => change2.names ?? [])
+  );
+}
+function omitTasks(comparison, tasks) {
+  if (tasks.size === 0) return comparison;
+  const kept = (ids) => ids.filter((id) => !tasks.has(id));
+  return { ...comparison, fixed: kept(comparison.fixed), broken: kept(comparison.broken) };
+}
 var maxPruneRounds;
 var init_prune = __esm({
   "src/evolve/strategies/prune.ts"() {
@@ -55791,6 +55832,11 @@ async function validateEcdysis(options) {
     parentRun: seen.batch.run,
     parent: seen.parent,
     addressed: proposal.data.addressed,
+    itemNames: itemNamesOf({
+      applied: proposal.guarded.applied,
+      flags: proposal.guarded.labelFlags,
+      batch: seen.batch.tasks
+    }),
     stages: [],
     candidates: /* @__PURE__ */ new Map([
       [proposal.candidate.hash, { harness: proposal.candidate, kept: proposal.guarded.applied }]
@@ -55939,6 +55985,7 @@ var init_ecdysis_validate = __esm({
     init_records();
     init_full_ahead();
     init_ablate();
+    init_attribution();
     init_cheap_subset();
     init_ecdysis_budget();
     init_prune();

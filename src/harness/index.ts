@@ -5,6 +5,7 @@ export { diffHarness, type HarnessDiff } from "./diff-harness.js";
 export { matchGlob } from "./glob.js";
 export { type GuardContext, guardContextSchema } from "./guard-context.js";
 export { harnessHash } from "./hash.js";
+export { tasksNaming } from "./item-phrases.js";
 export {
   expectedAnswerStrings,
   type LabelReason,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../config/task-schema.js";
 import { labelKey } from "./answer-index.js";
-import { singleTaskPhrases } from "./item-phrases.js";
+import { singleTaskPhrases, tasksNaming } from "./item-phrases.js";
 
 const task = (id: string, input: string): Task => ({ id, input, expected: "x", category: "c" });
 
@@ -28,5 +28,18 @@ describe("singleTaskPhrases", () => {
   it("reads the inputs as the guards do (look-alike letters folded)", () => {
     const train = [task("a", "Who is Rinm\u0430rk Faolla?")];
     expect(singleTaskPhrases(train, new Set())).toEqual(["Rinmark Faolla"]);
+  });
+});
+
+describe("tasksNaming", () => {
+  it("finds the tasks whose input carries a phrase, read as the guards read text", () => {
+    const tasks = [
+      task("a", "Which letter did RINMARK  faolla sign?"),
+      task("b", "Who is Rinm\u0430rk Faolla?"),
+      task("c", "Port Varnaby lies on which coast?"),
+      task("d", "Rinmark wrote to Faolla."),
+    ];
+    expect(tasksNaming(["Rinmark Faolla"], tasks)).toEqual(["a", "b"]);
+    expect(tasksNaming([], tasks)).toEqual([]);
   });
 });

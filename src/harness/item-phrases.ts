@@ -1,7 +1,8 @@
 import type { Task } from "../config/task-schema.js";
 import { guardText } from "../safety/guard-text.js";
+import { contentTokens, normalTokens } from "../safety/normal-form.js";
 import { sentenceStarters } from "../safety/text-features.js";
-import { labelKey } from "./answer-index.js";
+import { answerIndex, findAnswers, labelKey } from "./answer-index.js";
 
 /** A word that starts with a capital letter (a name's word: `Rinmark`, `O'Neill`, `Saint-Malo`). */
 const capitalised = /^\p{Lu}[\p{L}\p{M}\p{N}'’-]*$/u;
@@ -45,4 +46,19 @@ export function singleTaskPhrases(train: Task[], skip: ReadonlySet<string>): str
 /** A word without the punctuation that ends it. */
 function bare(word: string): string {
   return word.replace(/[^\p{L}\p{M}\p{N}]+$/u, "");
+}
+
+/**
+ * The tasks whose input carries one of `phrases` (say, the `one-task` label words an edit
+ * wrote), found as the content guards find words: in the normal form, among the content tokens.
+ * An edit naming one task's item is judged without that task: its fix there is no evidence.
+ */
+export function tasksNaming(phrases: readonly string[], tasks: readonly Task[]): string[] {
+  if (phrases.length === 0) return [];
+  const index = answerIndex(phrases.map((text) => ({ text, sealed: false })));
+  return tasks
+    .filter(
+      (task) => findAnswers({ index, tokens: contentTokens(normalTokens(task.input)) }).length > 0,
+    )
+    .map((task) => task.id);
 }

@@ -31,6 +31,7 @@ export async function ablateRejected(options: {
     addressed: validation.addressed,
     before,
     cheap: options.cheap,
+    itemNames: validation.itemNames,
   });
   if (changes.length < 2) return undefined;
   const flipped = [...options.full.fixed, ...options.full.broken];
@@ -90,7 +91,9 @@ async function tryAlone(options: {
     stageSchemas.evaluation,
   );
   const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run.result));
-  const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
+  // A task the change names (one train task's item) is no evidence that it helps.
+  const fixed = comparison.fixed.filter((id) => !change.names?.includes(id));
+  const counts = { fixed: fixed.length, broken: comparison.broken.length };
   const judged = helpsAlone(counts);
   return { edits: change.edits, patterns, ...counts, kept: judged.accepted, reason: judged.reason };
 }

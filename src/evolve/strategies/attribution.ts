@@ -1,5 +1,7 @@
+import type { Task } from "../../config/task-schema.js";
 import type { FailurePattern } from "../../diagnose/failure-pattern.js";
-import type { PlannedEdit } from "../../harness/types.js";
+import { tasksNaming } from "../../harness/index.js";
+import type { LabelFlag, PlannedEdit } from "../../harness/types.js";
 import { fixedOwnTargets } from "../acceptance.js";
 import type { PairedComparison, PassMap } from "../paired-test.js";
 import type { ChangeOutcome } from "../validation.js";
@@ -15,34 +17,67 @@ export interface ChangeAttribution {
   fixed: string[];
   /** Targets that still fail under the candidate, but differently (`PairedComparison.shifted`). */
   shifted: string[];
+  /**
+   * Set only for an edit that names one train task's item (a `one-task` label word): batch tasks
+   * whose input carries that name. Such an edit is a change of its own whose credit is always
+   * checked, and a fix of a task it names is never its credit.
+   */
+  names?: string[];
+}
+
+/** Per applied edit that names one train task's item, the batch tasks carrying that name. */
+export type ItemNames = ReadonlyMap<PlannedEdit, readonly string[]>;
+
+/**
+ * The applied edits the guards flagged for naming one train task's item (`one-task` label
+ * words), each with the batch tasks whose input carries the name (none when that task is not in
+ * the batch). Flags are matched to the applied edits by content: a resumed run reads them back.
+ */
+export function itemNamesOf(options: {
+  applied: readonly PlannedEdit[];
+  flags: readonly LabelFlag[];
+  batch: readonly Task[];
+}): ItemNames {
+  const names = new Map<PlannedEdit, string[]>();
+  for (const flag of options.flags) {
+    const phrases = flag.words.filter((word) => word.why === "one-task").map((word) => word.text);
+    const flagged = JSON.stringify(flag.edit);
+    const edit = options.applied.find((applied) => JSON.stringify(applied) === flagged);
+    if (phrases.length > 0 && edit) names.set(edit, tasksNaming(phrases, options.batch));
+  }
+  return names;
 }
 
 /**
  * Splits the applied edits into changes (grouped by the patterns each edit names; an edit naming
- * none of the addressed patterns aims at all of them) and counts, per change, the failing members
- * of its own patterns that cheap validation fixed, and those that now fail differently.
+ * none of the addressed patterns aims at all of them; an edit in `itemNames` alone) and counts,
+ * per change, the failing members of its own patterns that cheap validation fixed (never a task
+ * the change names), and those that now fail differently.
  */
 export function attributeChanges(options: {
   applied: PlannedEdit[];
   addressed: FailurePattern[];
   before: PassMap;
   cheap: PairedComparison;
+  itemNames?: ItemNames;
 }): ChangeAttribution[] {
   const { addressed, before, cheap } = options;
   const groups = new Map<string, { edits: PlannedEdit[]; patterns: FailurePattern[] }>();
-  for (const edit of options.applied) {
+  options.applied.forEach((edit, position) => {
     const named = addressed.filter(
       (pattern) => edit.patterns.includes(pattern.id) || edit.patterns.includes(pattern.name),
     );
     const patterns = named.length > 0 ? named : addressed;
-    const key = patterns.map((pattern) => pattern.id).join(",");
+    const own = options.itemNames?.has(edit) ? `item ${position}:` : "";
+    const key = own + patterns.map((pattern) => pattern.id).join(",");
     const group = groups.get(key) ?? { edits: [], patterns };
     group.edits.push(edit);
     groups.set(key, group);
-  }
+  });
   const fixed = new Set(cheap.fixed);
   const shifted = new Set(cheap.shifted ?? []);
   return [...groups.values()].map(({ edits, patterns }) => {
+    const names = options.itemNames?.get(edits[0]);
     const targets = [
       ...new Set(
         patterns
@@ -50,12 +85,14 @@ export function attributeChanges(options: {
           .filter((taskId) => before.get(taskId) === false),
       ),
     ];
+    const credited = targets.filter((taskId) => fixed.has(taskId) && !names?.includes(taskId));
     return {
       edits,
       patterns,
       targets,
-      fixed: targets.filter((taskId) => fixed.has(taskId)),
+      fixed: credited,
       shifted: targets.filter((taskId) => shifted.has(taskId)),
+      ...(names ? { names: [...names] } : {}),
     };
   });
 }
@@ -74,6 +111,9 @@ export function prunedChanges(attributions: ChangeAttribution[]): ChangeOutcome[
       patternNames,
     });
     if (decision.accepted) return [];
+    const named = change.names?.length
+      ? `; it names the item of ${change.names.join(", ")}, whose fix is not its credit`
+      : "";
     return [
       {
         edits: change.edits,
@@ -81,7 +121,7 @@ export function prunedChanges(attributions: ChangeAttribution[]): ChangeOutcome[
         patternIds: change.patterns.map((pattern) => pattern.id),
         kept: false,
         targets: change.targets.length,
-        reason: decision.reason,
+        reason: decision.reason + named,
       },
     ];
   });

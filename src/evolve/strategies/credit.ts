@@ -13,12 +13,22 @@ import { ecdysisStep, type Validation } from "./ecdysis-validate.js";
 // part of its targets is left out once, on those fixed targets alone: a target that still passes
 // without it is not its credit. A change left with none is then pruned like any change that
 // fixed none of its targets — and put back, as always, when the bundle does worse without it.
+// An edit naming one train task's item (a `one-task` label word: "When a question mentions
+// Rinmark Faolla, …") is a change of its own, checked even when its targets all pass: under the
+// same pattern as the real fix it would otherwise ride on that fix's credit, and the task it
+// names is never its credit (attribution.ts), nor a reason to put it back (prune.ts).
 
-/** The changes whose credit is checked: in a bundle of several, fixed some but not all targets. */
+/**
+ * The changes whose credit is checked, in a bundle of several: those that fixed some but not all
+ * targets, and an edit naming one train task's item (`names`) that fixed any — it may ride on
+ * the fix its pattern got from another edit.
+ */
 function uncertain(attributions: readonly ChangeAttribution[]): ChangeAttribution[] {
   if (attributions.length < 2) return [];
   return attributions.filter(
-    (change) => change.fixed.length > 0 && change.fixed.length < change.targets.length,
+    (change) =>
+      change.fixed.length > 0 &&
+      (change.fixed.length < change.targets.length || change.names !== undefined),
   );
 }
 

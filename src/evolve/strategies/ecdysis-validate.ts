@@ -20,6 +20,7 @@ import { fullBatchAhead } from "../speed/full-ahead.js";
 import type { CandidateProposal } from "../strategy.js";
 import type { Candidate, ValidationResult, ValidationStage } from "../validation.js";
 import { ablateRejected } from "./ablate.js";
+import { type ItemNames, itemNamesOf } from "./attribution.js";
 import { cheapSubset, without } from "./cheap-subset.js";
 import { affordable, redrawCost } from "./ecdysis-budget.js";
 import { pruneChanges, pruningAhead } from "./prune.js";
@@ -73,6 +74,8 @@ export interface Validation {
   parentRun: Evaluation;
   parent: LoadedHarness;
   addressed: FailurePattern[];
+  /** The applied edits that name one train task's item, with the batch tasks they name. */
+  itemNames: ItemNames;
   stages: ValidationStage[];
   candidates: Map<string, Candidate>;
 }
@@ -102,6 +105,11 @@ export async function validateEcdysis(options: {
     parentRun: seen.batch.run,
     parent: seen.parent,
     addressed: proposal.data.addressed,
+    itemNames: itemNamesOf({
+      applied: proposal.guarded.applied,
+      flags: proposal.guarded.labelFlags,
+      batch: seen.batch.tasks,
+    }),
     stages: [],
     candidates: new Map([
       [proposal.candidate.hash, { harness: proposal.candidate, kept: proposal.guarded.applied }],

@@ -484,6 +484,41 @@ describe("ecdysis strategy", () => {
     ]);
   });
 
+  // Issue #27 item 5, seen on the bench (model-noise 9): a rule naming one train task's item
+  // ("When a question mentions Rinmark Faolla, …") rode along with the calculator fix under the
+  // same pattern, so the change of the two fixed its targets and was never checked. An edit that
+  // names one task's item is a change of its own, its credit checked: the calc tasks still pass
+  // without it and the task it names is no evidence for it, so it is pruned.
+  it("credits an edit naming one train task's item on its own: a riding item hint is pruned", async () => {
+    const hint = {
+      module: "prompt" as const,
+      patterns: ["p-calc"],
+      rationale: "r",
+      edit: {
+        kind: "add_rule" as const,
+        text: "When a question mentions Rinmark Faolla, re-read it.",
+      },
+    };
+    const { result } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 3, fault: "calc" }),
+        ...specs({ prefix: "n", count: 4 }),
+        { id: "x1", category: "a", fault: "slip", item: "Rinmark Faolla" },
+      ],
+      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+      temperature: 0,
+      evolve: { ecdysis: { repairRegressions: false } },
+      propose: () => [ruleEdit("calc", ["p-calc"]), hint],
+    });
+    const first = result.iterations[0];
+    expect(first.labelFlags?.map((flag) => flag.edit.edit)).toEqual([hint.edit]);
+    expect(prunedOut(first).map((change) => change.edits[0].edit)).toEqual([hint.edit]);
+    expect(first.verdict).toBe("accepted");
+    expect(first.applied.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+    ]);
+  });
+
   // Issue #27 (speed): credit per edit re-ran every fixed target of a change left out, although
   // pruning asks only whether any of them is its credit. The calculator rule (aimed at calc and
   // date) fixed 3 calc tasks; left out, the first fails again: it is kept at one rollout.

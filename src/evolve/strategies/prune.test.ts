@@ -117,4 +117,33 @@ describe("pruneChanges", () => {
       "not pruned: the budget left (4 rollouts) cannot carry the pruned candidate's batch (4); the full batch decides on the bundle as it is",
     );
   });
+
+  // A rule naming one train task's item fixes that task and nothing of its pattern: without it
+  // the cheap subset fixes one task fewer, which is no reason to put it back.
+  it("does not put back an item-naming change for the task it names", async () => {
+    const hint = ruleFor("When a question mentions Rinmark Faolla, re-read it.", "date");
+    const candidate = rebuildCandidate({
+      parent,
+      edits: [edits[0], hint],
+      guard: rulesOnlyGuard,
+    });
+    const named = validation(async () => undefined);
+    named.itemNames = new Map([[candidate.applied[1], ["n1x"]]]);
+    named.before.set("n1x", false);
+    const ran: string[] = [];
+    const pruned = await pruneChanges({
+      validation: named,
+      candidate: candidate.harness,
+      kept: candidate.applied,
+      cheap: flips(["c1", "c2", "n1x"], []),
+      runCheap: async (_harness, stage) => {
+        ran.push(stage);
+        return flips(["c1", "c2"], []);
+      },
+    });
+    expect(ran).toEqual(["validate-cheap-pruned"]);
+    expect(named.stages[0]).toMatchObject({ step: "pruning", role: "prune" });
+    expect(named.stages[0].changes?.[0].reason).toMatch(/names the item of n1x/);
+    expect(pruned.kept.map((edit) => edit.edit)).toEqual([{ kind: "add_rule", text: "fix:calc" }]);
+  });
 });

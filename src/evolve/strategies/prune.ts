@@ -72,7 +72,9 @@ export async function pruneChanges(options: {
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without = await options.runCheap(rebuilt.harness, stage);
-    const putBack = worseWithout(cheap, without);
+    // A task a pruned change names (one train task's item) is no evidence for putting it back.
+    const named = namedBy(attributions, changes);
+    const putBack = worseWithout(omitTasks(cheap, named), omitTasks(without, named));
     const undone = putBack.accepted;
     const decision = undone ? putBack : promising(without);
     const ran = { candidateHash: rebuilt.harness.hash, comparison: without };
@@ -99,6 +101,7 @@ export function pruningAhead(validation: Validation, kept: PlannedEdit[], cheap:
     addressed: validation.addressed,
     before: validation.before,
     cheap,
+    itemNames: validation.itemNames,
   });
   return prunedChanges(attributed).length > 0;
 }
@@ -120,6 +123,7 @@ async function attributionsOf(options: {
     addressed: validation.addressed,
     before: validation.before,
     cheap: options.cheap,
+    itemNames: validation.itemNames,
   });
   if (options.round > 1) return attributed;
   const credit = await creditPerEdit({
@@ -204,4 +208,21 @@ function withoutChanges<T extends { edits: PlannedEdit[] }>(
 ): T[] {
   const prunedEdits = new Set(pruned.flatMap((change) => change.edits));
   return attributions.filter((change) => !change.edits.some((edit) => prunedEdits.has(edit)));
+}
+
+/** The batch tasks the pruned changes name by an item (`ChangeAttribution.names`). */
+function namedBy(attributions: ChangeAttribution[], pruned: ChangeOutcome[]): Set<string> {
+  const prunedEdits = new Set(pruned.flatMap((change) => change.edits));
+  return new Set(
+    attributions
+      .filter((change) => change.edits.some((edit) => prunedEdits.has(edit)))
+      .flatMap((change) => change.names ?? []),
+  );
+}
+
+/** A comparison without the flips of `tasks`. */
+function omitTasks(comparison: PairedComparison, tasks: Set<string>): PairedComparison {
+  if (tasks.size === 0) return comparison;
+  const kept = (ids: string[]) => ids.filter((id) => !tasks.has(id));
+  return { ...comparison, fixed: kept(comparison.fixed), broken: kept(comparison.broken) };
 }

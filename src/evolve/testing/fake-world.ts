@@ -16,6 +16,11 @@ export interface FakeTaskSpec {
   fault?: string;
   /** Its expected answer is one the fake model never gives: it fails whatever the harness. */
   unanswerable?: boolean;
+  /**
+   * A name its input carries ("Rinmark Faolla"): a rule naming it makes the task pass whatever
+   * its fault, as a hint for one item does (the sim's item slips).
+   */
+  item?: string;
 }
 
 /** Task JSON of a fake world: the fault and the answer are written into the input (a fake model reads them). */
@@ -23,7 +28,7 @@ export function fakeTask(spec: FakeTaskSpec): Task {
   return {
     id: spec.id,
     category: spec.category,
-    input: `task ${spec.id} fault=${spec.fault ?? "none"} answer=${spec.id}-ok`,
+    input: `task ${spec.id} fault=${spec.fault ?? "none"} answer=${spec.id}-ok${spec.item ? ` about ${spec.item}.` : ""}`,
     expected: spec.unanswerable ? `${spec.id}-never` : `${spec.id}-ok`,
   };
 }
@@ -47,6 +52,7 @@ function rulesOf(request: ChatRequest): string[] {
  * answers correctly only when the system prompt has the rule `fix:<fault>`; a rule named in
  * `breaks` (rule → category) makes every task of that category answer wrongly, unless the rule
  * `fix:none` is also present (the fake diagnosis names the broken, fault-less tasks `none`).
+ * A task with an `item` also passes when a rule names its item.
  */
 export function fakeAgentModel(
   options: {
@@ -69,7 +75,9 @@ export function fakeAgentModel(
       Object.entries(options.breaks ?? {}).some(
         ([rule, target]) => rules.includes(rule) && category === target,
       );
-    const fixed = fault === "none" || rules.includes(`fix:${fault}`);
+    const item = /about ([^.]+)\./.exec(user)?.[1];
+    const hinted = item !== undefined && rules.some((rule) => rule.includes(item));
+    const fixed = fault === "none" || rules.includes(`fix:${fault}`) || hinted;
     const reply = fixed && !broken ? answer : "wrong";
     return { content: options.variedWording ? `${reply} (draw ${request.seed ?? 0})` : reply };
   }, "fake-agent");
