@@ -55445,7 +55445,8 @@ function attributeChanges(options) {
       patterns: patterns2,
       targets,
       fixed: credited,
-      shifted: targets.filter((taskId) => shifted.has(taskId)),
+      // A target failing differently under the bundle is another change's doing, never an item's.
+      shifted: names2 ? [] : targets.filter((taskId) => shifted.has(taskId)),
       ...names2 ? { names: [...names2] } : {}
     };
   });

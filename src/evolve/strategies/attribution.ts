@@ -52,7 +52,8 @@ export function itemNamesOf(options: {
  * Splits the applied edits into changes (grouped by the patterns each edit names; an edit naming
  * none of the addressed patterns aims at all of them; an edit in `itemNames` alone) and counts,
  * per change, the failing members of its own patterns that cheap validation fixed (never a task
- * the change names), and those that now fail differently.
+ * the change names), and those that now fail differently (never for an edit naming an item: a
+ * hint for one task does not unmask its pattern's failures; the fix it rides with does).
  */
 export function attributeChanges(options: {
   applied: PlannedEdit[];
@@ -91,7 +92,8 @@ export function attributeChanges(options: {
       patterns,
       targets,
       fixed: credited,
-      shifted: targets.filter((taskId) => shifted.has(taskId)),
+      // A target failing differently under the bundle is another change's doing, never an item's.
+      shifted: names ? [] : targets.filter((taskId) => shifted.has(taskId)),
       ...(names ? { names: [...names] } : {}),
     };
   });

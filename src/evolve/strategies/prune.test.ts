@@ -129,7 +129,6 @@ describe("pruneChanges", () => {
     });
     const named = validation(async () => undefined);
     named.itemNames = new Map([[candidate.applied[1], ["n1x"]]]);
-    named.before.set("n1x", false);
     const ran: string[] = [];
     const pruned = await pruneChanges({
       validation: named,
@@ -144,6 +143,25 @@ describe("pruneChanges", () => {
     expect(ran).toEqual(["validate-cheap-pruned"]);
     expect(named.stages[0]).toMatchObject({ step: "pruning", role: "prune" });
     expect(named.stages[0].changes?.[0].reason).toMatch(/names the item of n1x/);
+    expect(pruned.kept.map((edit) => edit.edit)).toEqual([{ kind: "add_rule", text: "fix:calc" }]);
+  });
+
+  // On the bench (model-noise 9) the calculator made the arithmetic tasks fail differently, and
+  // the item hint riding on their pattern was kept for it: a hint for one task unmasks nothing.
+  it("prunes an item-naming change whose targets fail differently under the bundle", async () => {
+    const hint = ruleFor("When a question mentions Rinmark Faolla, re-read it.", "date");
+    const candidate = rebuildCandidate({ parent, edits: [edits[0], hint], guard: rulesOnlyGuard });
+    const named = validation(async () => undefined);
+    named.itemNames = new Map([[candidate.applied[1], []]]);
+    const shifted = { ...flips(["c1", "c2"], []), shifted: ["d1"] };
+    const pruned = await pruneChanges({
+      validation: named,
+      candidate: candidate.harness,
+      kept: candidate.applied,
+      cheap: shifted,
+      runCheap: async () => shifted,
+    });
+    expect(named.stages[0]).toMatchObject({ step: "pruning", role: "prune" });
     expect(pruned.kept.map((edit) => edit.edit)).toEqual([{ kind: "add_rule", text: "fix:calc" }]);
   });
 });
