@@ -55453,7 +55453,7 @@ function attributeChanges(options) {
 }
 function prunedChanges2(attributions) {
   return attributions.flatMap((change2) => {
-    if (change2.targets.length === 0) return [];
+    if (change2.targets.length === 0 && !change2.names) return [];
     const patternNames2 = change2.patterns.map((pattern) => pattern.name);
     const decision = fixedOwnTargets({
       targets: change2.targets.length,
@@ -55462,7 +55462,7 @@ function prunedChanges2(attributions) {
       patternNames: patternNames2
     });
     if (decision.accepted) return [];
-    const named = change2.names?.length ? `; it names the item of ${change2.names.join(", ")}, whose fix is not its credit` : "";
+    const named = change2.names ? `; it names one train task's item${change2.names.length > 0 ? ` (${change2.names.join(", ")})` : ""}, kept only for fixes of its pattern` : "";
     return [
       {
         edits: change2.edits,
@@ -55470,7 +55470,7 @@ function prunedChanges2(attributions) {
         patternIds: change2.patterns.map((pattern) => pattern.id),
         kept: false,
         targets: change2.targets.length,
-        reason: decision.reason + named
+        reason: (change2.targets.length > 0 ? decision.reason : `no member of ${patternNames2.join(", ")} failed in the batch before it`) + named
       }
     ];
   });

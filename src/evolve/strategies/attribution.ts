@@ -102,9 +102,10 @@ export function attributeChanges(options: {
 /** The changes attribution prunes (`fixedOwnTargets` refuses them), as the pruning stage records them. */
 export function prunedChanges(attributions: ChangeAttribution[]): ChangeOutcome[] {
   // A change with no failing target in the batch (e.g. one that repairs what another change
-  // broke) cannot be judged this way; it is left to the paired tests.
+  // broke) cannot be judged this way; it is left to the paired tests — unless it names one train
+  // task's item: such an edit stays only for fixes of its pattern, and there are none to make.
   return attributions.flatMap((change) => {
-    if (change.targets.length === 0) return [];
+    if (change.targets.length === 0 && !change.names) return [];
     const patternNames = change.patterns.map((pattern) => pattern.name);
     const decision = fixedOwnTargets({
       targets: change.targets.length,
@@ -113,8 +114,8 @@ export function prunedChanges(attributions: ChangeAttribution[]): ChangeOutcome[
       patternNames,
     });
     if (decision.accepted) return [];
-    const named = change.names?.length
-      ? `; it names the item of ${change.names.join(", ")}, whose fix is not its credit`
+    const named = change.names
+      ? `; it names one train task's item${change.names.length > 0 ? ` (${change.names.join(", ")})` : ""}, kept only for fixes of its pattern`
       : "";
     return [
       {
@@ -123,7 +124,10 @@ export function prunedChanges(attributions: ChangeAttribution[]): ChangeOutcome[
         patternIds: change.patterns.map((pattern) => pattern.id),
         kept: false,
         targets: change.targets.length,
-        reason: decision.reason + named,
+        reason:
+          (change.targets.length > 0
+            ? decision.reason
+            : `no member of ${patternNames.join(", ")} failed in the batch before it`) + named,
       },
     ];
   });

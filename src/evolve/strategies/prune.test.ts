@@ -142,7 +142,7 @@ describe("pruneChanges", () => {
     });
     expect(ran).toEqual(["validate-cheap-pruned"]);
     expect(named.stages[0]).toMatchObject({ step: "pruning", role: "prune" });
-    expect(named.stages[0].changes?.[0].reason).toMatch(/names the item of n1x/);
+    expect(named.stages[0].changes?.[0].reason).toMatch(/names one train task's item \(n1x\)/);
     expect(pruned.kept.map((edit) => edit.edit)).toEqual([{ kind: "add_rule", text: "fix:calc" }]);
   });
 
@@ -162,6 +162,29 @@ describe("pruneChanges", () => {
       runCheap: async () => shifted,
     });
     expect(named.stages[0]).toMatchObject({ step: "pruning", role: "prune" });
+    expect(pruned.kept.map((edit) => edit.edit)).toEqual([{ kind: "add_rule", text: "fix:calc" }]);
+  });
+
+  // On the bench (mediocre-refiner 5, budget 5) a repair round's hint named a pattern of the
+  // tasks the rejected candidate broke: none of them failed under the parent, so the change had
+  // no target and was left to the paired tests, which counted the task it names.
+  it("prunes an item-naming change whose pattern has no failing member in the batch", async () => {
+    const hint = ruleFor("When a question mentions Rinmark Faolla, re-read it.", "broke");
+    const candidate = rebuildCandidate({ parent, edits: [edits[0], hint], guard: rulesOnlyGuard });
+    const named = validation(async () => undefined);
+    named.addressed = [...named.addressed, pattern("broke", ["n1"])];
+    named.itemNames = new Map([[candidate.applied[1], []]]);
+    const pruned = await pruneChanges({
+      validation: named,
+      candidate: candidate.harness,
+      kept: candidate.applied,
+      cheap,
+      runCheap: async () => cheap,
+    });
+    expect(named.stages[0]).toMatchObject({ step: "pruning", role: "prune" });
+    expect(named.stages[0].changes?.[0].reason).toMatch(
+      /^no member of broke failed in the batch before it; it names one train task's item, kept only for fixes of its pattern/,
+    );
     expect(pruned.kept.map((edit) => edit.edit)).toEqual([{ kind: "add_rule", text: "fix:calc" }]);
   });
 });
