@@ -55407,12 +55407,16 @@ var init_full_ahead = __esm({
 
 // src/evolve/strategies/attribution.ts
 function itemNamesOf(options) {
+  const phrasesOf = new Map(
+    options.flags.map((flag) => [
+      JSON.stringify(flag.edit),
+      flag.words.filter((word2) => word2.why === "one-task").map((word2) => word2.text)
+    ])
+  );
   const names2 = /* @__PURE__ */ new Map();
-  for (const flag of options.flags) {
-    const phrases = flag.words.filter((word2) => word2.why === "one-task").map((word2) => word2.text);
-    const flagged = JSON.stringify(flag.edit);
-    const edit = options.applied.find((applied) => JSON.stringify(applied) === flagged);
-    if (phrases.length > 0 && edit) names2.set(edit, tasksNaming(phrases, options.batch));
+  for (const edit of options.applied) {
+    const phrases = phrasesOf.get(JSON.stringify(edit)) ?? [];
+    if (phrases.length > 0) names2.set(edit, tasksNaming(phrases, options.batch));
   }
   return names2;
 }

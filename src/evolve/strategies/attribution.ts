@@ -38,12 +38,16 @@ export function itemNamesOf(options: {
   flags: readonly LabelFlag[];
   batch: readonly Task[];
 }): ItemNames {
+  const phrasesOf = new Map(
+    options.flags.map((flag) => [
+      JSON.stringify(flag.edit),
+      flag.words.filter((word) => word.why === "one-task").map((word) => word.text),
+    ]),
+  );
   const names = new Map<PlannedEdit, string[]>();
-  for (const flag of options.flags) {
-    const phrases = flag.words.filter((word) => word.why === "one-task").map((word) => word.text);
-    const flagged = JSON.stringify(flag.edit);
-    const edit = options.applied.find((applied) => JSON.stringify(applied) === flagged);
-    if (phrases.length > 0 && edit) names.set(edit, tasksNaming(phrases, options.batch));
+  for (const edit of options.applied) {
+    const phrases = phrasesOf.get(JSON.stringify(edit)) ?? [];
+    if (phrases.length > 0) names.set(edit, tasksNaming(phrases, options.batch));
   }
   return names;
 }
