@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, rename, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AgentAdapter, Trace } from "../../agent/types.js";
@@ -150,8 +150,12 @@ export async function fakeProject(options: {
   await writeFile(path.join(root, "tasks", "heldout.jsonl"), `${jsonl(options.heldout)}\n`);
   // The rollout key hashes the world file, so the fake world has one: one fixed absolute path
   // (read from any cwd; the same in every project, so config hashes of equal projects agree).
+  // Written aside and renamed over it: test files in other workers write the same path, and a
+  // reader hashing it mid-write (truncated) would key its rollouts apart from the others'.
   const world = path.join(tmpdir(), "ecdysis-fake-world.yaml");
-  await writeFile(world, "# fake world: the fake agent model reads faults from the task text\n");
+  const aside = path.join(tmpdir(), `ecdysis-fake-world-${randomUUID()}.yaml`);
+  await writeFile(aside, "# fake world: the fake agent model reads faults from the task text\n");
+  await rename(aside, world);
   const config = ecdysisConfigSchema.parse({
     model: {
       provider: "sim",
